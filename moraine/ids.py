@@ -1,0 +1,126 @@
+"""Moraine MCP IDs: opaque to callers, cheap to resolve for us.
+
+Every ID is ``<kind>:<prefix>_<token>`` where the token is Crockford base32 (upper case, no padding) of a fixed
+number of big-endian bytes: a 64-bit session key, plus a 32-bit turn sequence (turns) or a 32-bit event sequence
+(events). Base32 of big-endian bytes sorts like the numbers, so "event ID ascending" is "(session key, sequence)
+ascending". The session key is a hash of the source name and the harness's own session id, so the same trace
+files always give the same IDs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "EventId",
+    "IdKind",
+    "InvalidIdError",
+    "SessionId",
+    "TurnId",
+    "event_id",
+    "parse_id",
+    "session_id",
+    "session_key",
+    "turn_id",
+]
+
+_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_DECODE = {c: i for i, c in enumerate(_ALPHABET)}
+
+
+class IdKind(StrEnum):
+    SESSION = "session"
+    TURN = "turn"
+    EVENT = "event"
+
+
+_PREFIX = {IdKind.SESSION: "ses", IdKind.TURN: "turn", IdKind.EVENT: "evt"}
+_BYTES = {IdKind.SESSION: 8, IdKind.TURN: 12, IdKind.EVENT: 12}
+_CHARS = {kind: (n * 8 + 4) // 5 for kind, n in _BYTES.items()}
+_ID_RE = re.compile(r"^(session|turn|event):(ses|turn|evt)_([0-9A-HJKMNP-TV-Z]+)$")
+
+
+class InvalidIdError(ValueError):
+    """The string is not a well-formed Moraine MCP ID."""
+
+
+def _encode(value: int, chars: int) -> str:
+    out = []
+    for _ in range(chars):
+        out.append(_ALPHABET[value & 31])
+        value >>= 5
+    return "".join(reversed(out))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionId:
+    key: int
+
+    def __str__(self) -> str:
+        return f"session:ses_{_encode(self.key, _CHARS[IdKind.SESSION])}"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnId:
+    key: int
+    turn_seq: int
+
+    def __str__(self) -> str:
+        return f"turn:turn_{_encode((self.key << 32) | self.turn_seq, _CHARS[IdKind.TURN])}"
+
+
+@dataclass(frozen=True, slots=True)
+class EventId:
+    key: int
+    seq: int
+
+    def __str__(self) -> str:
+        return f"event:evt_{_encode((self.key << 32) | self.seq, _CHARS[IdKind.EVENT])}"
+
+
+def session_key(source: str, harness_session_id: str) -> int:
+    """Return the stable 64-bit key of a session (never 0)."""
+    digest = hashlib.sha256(f"moraine:session:v1\0{source}\0{harness_session_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") or 1
+
+
+def session_id(key: int) -> str:
+    return str(SessionId(key))
+
+
+def turn_id(key: int, turn_seq: int) -> str:
+    return str(TurnId(key, turn_seq))
+
+
+def event_id(key: int, seq: int) -> str:
+    return str(EventId(key, seq))
+
+
+def parse_id(text: str) -> SessionId | TurnId | EventId:
+    """Parse a Moraine MCP ID.
+
+    Raises:
+        InvalidIdError: the text is not a well-formed ID (wrong prefix, alphabet, length or zero parts).
+    """
+    match = _ID_RE.match(text)
+    if match is None:
+        raise InvalidIdError("id is not a valid Moraine MCP ID")
+    kind = IdKind(match.group(1))
+    if match.group(2) != _PREFIX[kind] or len(match.group(3)) != _CHARS[kind]:
+        raise InvalidIdError("id is not a valid Moraine MCP ID")
+    value = 0
+    for char in match.group(3):
+        value = (value << 5) | _DECODE[char]
+    if value >> (_BYTES[kind] * 8):
+        raise InvalidIdError("id is not a valid Moraine MCP ID")
+    if kind is IdKind.SESSION:
+        if value == 0:
+            raise InvalidIdError("id is not a valid Moraine MCP ID")
+        return SessionId(value)
+    key, seq = value >> 32, value & 0xFFFFFFFF
+    if key == 0 or seq == 0:
+        raise InvalidIdError("id is not a valid Moraine MCP ID")
+    return TurnId(key, seq) if kind is IdKind.TURN else EventId(key, seq)

@@ -1,0 +1,3 @@
+"""Ingest: trace files -> adapters -> pipeline -> store."""
+
+__all__: list[str] = []

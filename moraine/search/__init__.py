@@ -1,0 +1,3 @@
+"""Search-side text processing shared by ingest (postings) and queries."""
+
+__all__: list[str] = []

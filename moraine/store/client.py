@@ -1,0 +1,128 @@
+"""A connection to the store: embedded chDB (``chdb:///path``) or a ClickHouse server (``http(s)://...``).
+
+Everything goes through the clickhouse-connect Client API, so the SQL, parameters and migrations are the same on
+both. User input never reaches SQL text: pass it as server-side parameters (``{name:Type}`` in the SQL).
+Driver exceptions are translated here, where they enter: nothing above the store names a driver exception.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from importlib import resources
+from typing import Any
+
+import clickhouse_connect
+from clickhouse_connect.driver.exceptions import ClickHouseError, DatabaseError
+
+from moraine.errors import ResourceExhaustedError, StoreError
+
+__all__ = ["Store"]
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+# ClickHouse error codes that mean a memory, disk, row or byte limit was hit.
+_LIMIT_CODES = {241, 158, 159, 160, 161, 243, 396, 307, 290, 202, 210}
+_CODE = re.compile(r"Code: (\d+)")
+
+
+@contextmanager
+def _translate() -> Iterator[None]:
+    try:
+        yield
+    except DatabaseError as exc:
+        match = _CODE.search(str(exc))
+        if match and int(match.group(1)) in _LIMIT_CODES:
+            raise ResourceExhaustedError(f"ClickHouse limit reached: {_first_line(exc)}") from exc
+        raise StoreError(f"ClickHouse error: {_first_line(exc)}") from exc
+    except ClickHouseError as exc:
+        raise StoreError(f"ClickHouse unavailable: {_first_line(exc)}") from exc
+    except OSError as exc:
+        raise StoreError(f"ClickHouse transport failure: {exc}") from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else type(exc).__name__
+
+
+class Store:
+    """One client for one database. Thread-safe for queries (chDB sessions are; HTTP clients pool)."""
+
+    def __init__(self, dsn: str, database: str = "moraine") -> None:
+        if not _IDENT.match(database):
+            raise ValueError(f"database name {database!r} is not a plain identifier")
+        self.dsn = dsn
+        self.database = database
+        self._lock = threading.Lock()
+        with _translate():
+            self._client = clickhouse_connect.get_client(dsn=dsn)
+
+    @classmethod
+    def open(cls, dsn: str, database: str = "moraine") -> Store:
+        """Connect, create the database if needed and apply pending migrations."""
+        store = cls(dsn, database)
+        store.migrate()
+        return store
+
+    def table(self, name: str) -> str:
+        """Return the qualified name of one of our tables (never user text)."""
+        if not _IDENT.match(name):
+            raise ValueError(f"table name {name!r} is not a plain identifier")
+        return f"{self.database}.{name}"
+
+    def query(
+        self, sql: str, parameters: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None
+    ) -> list[tuple[Any, ...]]:
+        with _translate():
+            result = self._client.query(sql, parameters=dict(parameters or {}), settings=dict(settings or {}))
+        return list(result.result_rows)
+
+    def command(self, sql: str, parameters: Mapping[str, Any] | None = None) -> None:
+        with _translate():
+            self._client.command(sql, parameters=dict(parameters or {}))
+
+    def insert(self, table: str, rows: Sequence[Sequence[Any]], column_names: Sequence[str]) -> None:
+        if not rows:
+            return
+        with _translate():
+            self._client.insert(self.table(table), list(rows), column_names=list(column_names))
+
+    def migrate(self) -> list[int]:
+        """Apply the migrations not yet recorded in ``schema_migrations``; return the versions applied."""
+        with self._lock:
+            self.command(f"CREATE DATABASE IF NOT EXISTS {self.database}")
+            self.command(
+                f"CREATE TABLE IF NOT EXISTS {self.table('schema_migrations')} "
+                "(version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) "
+                "ENGINE = MergeTree ORDER BY version"
+            )
+            done = {row[0] for row in self.query(f"SELECT version FROM {self.table('schema_migrations')}")}
+            applied = []
+            for version, name, text in _migrations():
+                if version in done:
+                    continue
+                for statement in _statements(text.replace("{db}", self.database)):
+                    self.command(statement)
+                self.insert("schema_migrations", [[version, name]], ["version", "name"])
+                applied.append(version)
+            return applied
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    folder = resources.files("moraine.store") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        match = re.match(r"^(\d{3})_(\w+)\.sql$", entry.name)
+        if match:
+            found.append((int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def _statements(text: str) -> list[str]:
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
+    return [part.strip() for part in re.split(r"^\s*;\s*$", body, flags=re.M) if part.strip()]
