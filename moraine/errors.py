@@ -1,17 +1,17 @@
 """Moraine's error tree. Every class carries the error-envelope code a tool call reports for it.
 
-    MoraineError                      internal_error
-    ├── RequestError                  invalid_request
-    │   ├── InvalidIdError            invalid_id
-    │   └── UnsupportedEventTypeError unsupported_event_type
-    ├── NotFoundError                 not_found
-    ├── CancelledError                cancelled
-    ├── DeadlineExceededError         deadline_exceeded
-    ├── BusyError                     busy
-    ├── ReadModelRefreshError         internal_error (details.reason = read_model_refresh, retryable)
-    └── StoreError                    backend_failure
-        └── ResourceExhaustedError    resource_exhausted
-    ConfigError                       (not a tool error: bad configuration, reported by the CLI)
+MoraineError                      internal_error
+├── RequestError                  invalid_request
+│   ├── InvalidIdError            invalid_id
+│   └── UnsupportedEventTypeError unsupported_event_type
+├── NotFoundError                 not_found
+├── CancelledError                cancelled
+├── DeadlineExceededError         deadline_exceeded
+├── BusyError                     busy
+├── ReadModelRefreshError         internal_error (details.reason = read_model_refresh, retryable)
+└── StoreError                    backend_failure
+    └── ResourceExhaustedError    resource_exhausted
+ConfigError                       (not a tool error: bad configuration, reported by the CLI)
 """
 
 from __future__ import annotations

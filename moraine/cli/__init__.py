@@ -1,0 +1,25 @@
+"""The ``moraine`` command line: a thin layer that parses, builds ``Config``, calls one library function, renders.
+
+Each command lives in its own module and is registered below.
+"""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    envvar="MORAINE_CONFIG",
+    default=None,
+    help="Config file (default: $MORAINE_HOME/config.toml, MORAINE_HOME defaults to ~/.moraine).",
+)
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None) -> None:
+    """Index coding-agent session traces and serve them to agents over MCP."""
+    ctx.obj = {"config_path": config_path}
