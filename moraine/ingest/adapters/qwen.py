@@ -1,0 +1,231 @@
+"""Qwen Code chat records (``~/.qwen/projects/*/chats/*.jsonl``) -> normalized events.
+
+One JSON ``ChatRecord`` per line: ``{uuid, parentUuid, sessionId, timestamp, type, subtype, cwd, model, message:
+{role, parts}, toolCallResult, systemPayload}``. A model record is one model response: its parts are reasoning
+(``thought: true``), text, and ``functionCall``s. A response without function calls ends the agent loop, so its last
+text part is the turn's final answer. Telemetry, file snapshots and unknown record types stay out of the index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from moraine.ingest.adapters.base import StreamContext
+from moraine.ingest.adapters.fields import (
+    as_dict,
+    as_list,
+    as_str,
+    canonical_tool_name,
+    json_text,
+    output_text,
+    parse_timestamp,
+)
+from moraine.ingest.model import (
+    ContentFormat,
+    Emitted,
+    Event,
+    EventType,
+    IngestError,
+    RawRecord,
+    SessionInfo,
+    TerminalKind,
+)
+
+__all__ = ["QwenAdapter"]
+
+_SYSTEM_USER_SUBTYPES = frozenset({"notification", "cron"})
+_FAILED_STATUSES = frozenset({"error", "failed", "cancelled", "canceled"})
+
+
+class QwenAdapter:
+    """Normalize Qwen Code chat records."""
+
+    harness = "qwen-code"
+
+    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+        """Return the events, session metadata and ingest errors of one chat record."""
+        data = record.data
+        if not isinstance(data, dict):
+            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
+        session = as_str(data.get("sessionId")) or ctx.state.get("session") or ctx.path.stem
+        out: list[Emitted] = []
+        if ctx.state.get("session") != session:
+            ctx.state["session"] = session
+            ctx.state.pop("cwd", None)
+        cwd = as_str(data.get("cwd"))
+        if cwd and ctx.state.get("cwd") != cwd:
+            ctx.state["cwd"] = cwd
+            out.append(SessionInfo(session=session, cwd=cwd))
+        timestamp, error = parse_timestamp(data.get("timestamp"))
+        if error is not None:
+            out.append(error)
+        base = _Base(session, timestamp, cwd, as_str(data.get("uuid")), as_str(data.get("parentUuid")))
+        kind = data.get("type")
+        if kind == "user":
+            out.extend(_user(data, base))
+        elif kind == "assistant":
+            out.extend(_assistant(data, base, ctx))
+        elif kind == "tool_result":
+            out.extend(_tool_result(data, base))
+        elif kind == "system":
+            out.extend(_system(data, base))
+        return out
+
+
+class _Base:
+    """Fields every event of one record shares."""
+
+    def __init__(
+        self, session: str, timestamp: datetime | None, cwd: str | None, uuid: str | None, parent: str | None
+    ) -> None:
+        self.session = session
+        self.timestamp = timestamp
+        self.cwd = cwd
+        self.uuid = uuid
+        self.parent = parent
+
+    def event(self, type_: EventType, kind: str, **fields: Any) -> Event:
+        provenance: dict[str, Any] = {"record_type": kind}
+        if self.uuid:
+            provenance["uuid"] = self.uuid
+        if self.parent:
+            provenance["parent_uuid"] = self.parent
+        provenance.update(fields.pop("provenance", {}))
+        return Event(
+            session=self.session,
+            type=type_,
+            timestamp=self.timestamp,
+            cwd=self.cwd,
+            provenance=provenance,
+            **fields,
+        )
+
+
+def _parts(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [part for part in as_list(as_dict(data.get("message")).get("parts")) if isinstance(part, dict)]
+
+
+def _text_parts(parts: list[dict[str, Any]]) -> str:
+    return "\n".join(
+        part["text"] for part in parts if isinstance(part.get("text"), str) and not part.get("thought")
+    )
+
+
+def _user(data: dict[str, Any], base: _Base) -> list[Emitted]:
+    subtype = as_str(data.get("subtype"))
+    text = _text_parts(_parts(data))
+    extra = {"subtype": subtype} if subtype else {}
+    if subtype in _SYSTEM_USER_SUBTYPES:
+        return [base.event(EventType.SYSTEM, "user", text=text, provenance=extra)]
+    # A message typed while the agent works joins the running turn; any other user record opens one.
+    starts_turn = subtype != "mid_turn_user_message"
+    return [base.event(EventType.USER_INPUT, "user", text=text, starts_turn=starts_turn, provenance=extra)]
+
+
+def _assistant(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+    model = as_str(data.get("model"))
+    model_changed = bool(model) and ctx.state.get("model") != model
+    if model_changed:
+        ctx.state["model"] = model
+    parts = _parts(data)
+    calls_tools = any(isinstance(part.get("functionCall"), dict) for part in parts)
+    events: list[Event] = []
+    for part in parts:
+        call = part.get("functionCall")
+        if isinstance(call, dict):
+            events.append(_tool_call(call, base, model))
+        elif isinstance(part.get("text"), str) and part.get("thought"):
+            events.append(
+                base.event(
+                    EventType.REASONING,
+                    "assistant",
+                    text=part["text"],
+                    model=model,
+                    content_format=ContentFormat.REASONING,
+                )
+            )
+        elif isinstance(part.get("text"), str):
+            events.append(
+                base.event(EventType.ASSISTANT_RESPONSE, "assistant", text=part["text"], model=model)
+            )
+    if not calls_tools:
+        answers = [event for event in events if event.type is EventType.ASSISTANT_RESPONSE]
+        if answers:
+            answers[-1].is_final_answer = True
+            answers[-1].terminal = True
+            answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+    out: list[Emitted] = list(events)
+    if model_changed:
+        out.insert(0, SessionInfo(session=base.session, model=model))
+    return out
+
+
+def _tool_call(call: dict[str, Any], base: _Base, model: str | None) -> Event:
+    raw_name = as_str(call.get("name")) or "unknown"
+    name, is_moraine = canonical_tool_name(raw_name)
+    arguments = call.get("args")
+    extra = {"original_tool_name": raw_name} if raw_name != name else {}
+    return base.event(
+        EventType.TOOL_CALL,
+        "assistant",
+        text=json_text(arguments),
+        content_format=ContentFormat.TOOL_CALL,
+        tool_name=name,
+        tool_call_id=as_str(call.get("id")) or base.uuid,
+        arguments=arguments,
+        model=model,
+        is_moraine_tool=is_moraine,
+        provenance=extra,
+    )
+
+
+def _tool_result(data: dict[str, Any], base: _Base) -> list[Emitted]:
+    result = as_dict(data.get("toolCallResult"))
+    status = as_str(result.get("status"))
+    events: list[Emitted] = []
+    for part in _parts(data):
+        response = part.get("functionResponse")
+        if not isinstance(response, dict):
+            continue
+        raw_name = as_str(response.get("name")) or "unknown"
+        name, is_moraine = canonical_tool_name(raw_name)
+        extra: dict[str, Any] = {"status": status} if status else {}
+        if raw_name != name:
+            extra["original_tool_name"] = raw_name
+        payload = response.get("response")
+        events.append(
+            base.event(
+                EventType.TOOL_RESPONSE,
+                "tool_result",
+                text=output_text(payload) if payload is not None else "",
+                content_format=ContentFormat.TOOL_RESPONSE,
+                tool_name=name,
+                tool_call_id=as_str(result.get("callId")) or as_str(response.get("id")) or base.uuid,
+                tool_error=status in _FAILED_STATUSES if status else None,
+                is_moraine_tool=is_moraine,
+                provenance=extra,
+            )
+        )
+    return events
+
+
+def _system(data: dict[str, Any], base: _Base) -> list[Emitted]:
+    subtype = as_str(data.get("subtype"))
+    payload = as_dict(data.get("systemPayload"))
+    extra = {"subtype": subtype}
+    if subtype == "custom_title":
+        title = as_str(payload.get("customTitle"))
+        if not title:
+            return [IngestError("malformed_record", "custom_title record without a customTitle string")]
+        return [
+            SessionInfo(session=base.session, title=title),
+            base.event(EventType.SYSTEM, "system", text=title, provenance=extra),
+        ]
+    if subtype == "chat_compression":
+        # The compressed history replays earlier messages: it is not indexed again.
+        return [base.event(EventType.COMPACTION, "system", text="", provenance=extra)]
+    if subtype == "rewind":
+        return [base.event(EventType.SYSTEM, "system", text="", provenance=extra)]
+    return []
