@@ -1,0 +1,104 @@
+"""list_sessions: sessions overlapping [start, end), filtered, sorted and keyset-paginated."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Literal
+
+from moraine.errors import RequestError
+from moraine.ids import session_id
+from moraine.store.client import Store
+from moraine.store.reads.cursors import ListCursor, decode_list_cursor, encode_list_cursor
+from moraine.store.reads.labels import display_label
+from moraine.store.reads.listing import ListAnchor, ListQuery, list_sessions, to_epoch_ms
+from moraine.store.reads.sessions import SessionRecord
+from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
+
+__all__ = ["list_data"]
+
+Json = dict[str, Any]
+
+
+def _when(value: str | datetime, field: str) -> datetime:
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise RequestError(f"{field} must carry a timezone offset or Z", field=field)
+        return value
+    try:
+        return parse_timestamp(value)
+    except ValueError:
+        raise RequestError(
+            f"{field} must be an RFC 3339 datetime with a timezone offset or Z", field=field
+        ) from None
+
+
+def _listed(rank: int, s: SessionRecord) -> Json:
+    sid = session_id(s.key)
+    return {
+        "rank": rank,
+        "id": sid,
+        "session": {
+            "id": sid,
+            "title": s.title,
+            "display_label": display_label(s),
+            "source": s.source,
+            "harness": s.harness,
+            "started_at": format_timestamp(s.started_at),
+            "updated_at": format_timestamp(s.updated_at),
+            "completed": s.completed,
+            "turn_count": s.turn_count,
+            "event_count": s.event_count,
+            "mode": s.mode,
+            "session_slug": s.slug,
+            "session_summary": s.summary,
+        },
+        "open": {"session_id": sid},
+    }
+
+
+def list_data(
+    store: Store,
+    *,
+    start_datetime: str | datetime,
+    end_datetime: str | datetime,
+    limit: int,
+    cursor: str | None,
+    mode: str | None,
+    harness: str | None,
+    source: str | None,
+    sort: Literal["asc", "desc"],
+    cursor_secret: str | bytes,
+) -> Json:
+    """Return the ``data`` object of a list_sessions response for a canonical request.
+
+    Raises:
+        RequestError: bad datetimes or range, or a cursor that is malformed, altered or from another filter/sort.
+    """
+    start = _when(start_datetime, "start_datetime")
+    end = _when(end_datetime, "end_datetime")
+    if end <= start:
+        raise RequestError("end_datetime must be later than start_datetime", field="end_datetime")
+    signature = json.dumps([to_epoch_ms(start), to_epoch_ms(end), mode, harness, source, sort])
+    after = None
+    if cursor is not None:
+        decoded = decode_list_cursor(cursor_secret, cursor, signature)
+        after = ListAnchor(decoded.updated_ms, decoded.key)
+    page = list_sessions(
+        store,
+        ListQuery(start, end, limit, sort=sort, mode=mode, harness=harness, source=source, after=after),
+    )
+    next_cursor = None
+    if page.truncated and page.sessions:
+        last = page.sessions[-1]
+        assert last.updated_at is not None  # the query only lists sessions with an update time
+        next_cursor = encode_list_cursor(
+            cursor_secret, ListCursor(signature, to_epoch_ms(last.updated_at), last.key)
+        )
+    return {
+        "result_count": len(page.sessions),
+        "limit": limit,
+        "truncated": page.truncated,
+        "sessions": [_listed(rank, s) for rank, s in enumerate(page.sessions, start=1)],
+        "next_cursor": next_cursor,
+    }

@@ -1,0 +1,214 @@
+"""open: expand a session, turn or event ID (or continue an expansion from a signed cursor)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from handlers.shapes import (
+    event_content,
+    event_summary,
+    opened_session,
+    opened_turn,
+    session_brief,
+    turn_digest,
+    turn_summary,
+)
+from moraine import ids
+from moraine.errors import InvalidIdError, NotFoundError, RequestError
+from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
+from moraine.store.client import Store
+from moraine.store.reads.cursors import OpenCursor, decode_open_cursor, encode_open_cursor, stale_open_cursor
+from moraine.store.reads.events import event_neighbours, fetch_event, page_events
+from moraine.store.reads.sessions import SessionRecord, fetch_session
+from moraine.store.reads.timestamps import format_timestamp
+from moraine.store.reads.turns import TurnRecord, fetch_turn, page_turns, turn_neighbours, turn_range
+
+__all__ = ["open_data"]
+
+Json = dict[str, Any]
+
+
+def _maybe(make: Callable[[int, int], str], key: int, value: int | None) -> str | None:
+    return None if value is None else make(key, value)
+
+
+def _session_data(store: Store, session: SessionRecord, page: Json | None) -> Json:
+    bounds = turn_range(store, session.key)
+    first, last = bounds if bounds else (None, None)
+    return {
+        "kind": "session",
+        "session": opened_session(session),
+        "turns": page["items"] if page else [],
+        "next_cursor": page["next_cursor"] if page else None,
+        "traversal": {
+            "previous_session_id": None,
+            "next_session_id": None,
+            "first_turn_id": _maybe(turn_id, session.key, first),
+            "last_turn_id": _maybe(turn_id, session.key, last),
+        },
+    }
+
+
+def _turn_data(store: Store, turn: TurnRecord, session: SessionRecord, page: Json | None) -> Json:
+    previous, following = turn_neighbours(store, turn.key, turn.turn_seq)
+    return {
+        "kind": "turn",
+        "turn": opened_turn(turn),
+        "session": session_brief(session),
+        "summary": turn_digest(turn),
+        "events": page["items"] if page else [],
+        "next_cursor": page["next_cursor"] if page else None,
+        "traversal": {
+            "session_id": session_id(turn.key),
+            "previous_turn_id": _maybe(turn_id, turn.key, previous),
+            "next_turn_id": _maybe(turn_id, turn.key, following),
+            "first_event_id": event_id(turn.key, turn.first_seq) if turn.event_count else None,
+            "last_event_id": event_id(turn.key, turn.last_seq) if turn.event_count else None,
+        },
+    }
+
+
+def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> Json:
+    """Read one page after the cursor's anchor, within its snapshot, and mint the next cursor."""
+    items: list[Json]
+    if cursor.kind == "session":
+        turns = page_turns(store, cursor.key, cursor.after, cursor.upto, cursor.limit + 1)
+        more = len(turns) > cursor.limit
+        turns = turns[: cursor.limit]
+        items = [turn_summary(t) for t in turns]
+        anchor = turns[-1].turn_seq if turns else cursor.after
+    else:
+        events = page_events(store, cursor.key, cursor.turn_seq, cursor.after, cursor.upto, cursor.limit + 1)
+        more = len(events) > cursor.limit
+        events = events[: cursor.limit]
+        items = [event_summary(e) for e in events]
+        anchor = events[-1].seq if events else cursor.after
+    next_cursor = None
+    if more:
+        next_cursor = encode_open_cursor(
+            secret,
+            OpenCursor(
+                cursor.kind, cursor.key, cursor.turn_seq, cursor.limit, anchor, cursor.upto, cursor.generation
+            ),
+        )
+    return {"items": items, "next_cursor": next_cursor}
+
+
+def _check_limit(limit: int, max_results: int) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= max_results:
+        raise RequestError(f"limit must be an integer from 1 to {max_results}", field="limit")
+
+
+def _open_session(store: Store, parsed: SessionId, text: str, limit: int | None, secret: str | bytes) -> Json:
+    session = fetch_session(store, parsed.key)
+    if session is None:
+        raise NotFoundError("session not found", kind="session", id=text)
+    page = None
+    if limit is not None:
+        start = OpenCursor("session", session.key, 0, limit, 0, session.turn_count, session.generation)
+        page = _page(store, start, secret)
+    return _session_data(store, session, page)
+
+
+def _open_turn(store: Store, parsed: TurnId, text: str, limit: int | None, secret: str | bytes) -> Json:
+    turn = fetch_turn(store, parsed.key, parsed.turn_seq)
+    session = fetch_session(store, parsed.key) if turn else None
+    if turn is None or session is None:
+        raise NotFoundError("turn not found", kind="turn", id=text)
+    page = None
+    if limit is not None:
+        start = OpenCursor(
+            "turn", turn.key, turn.turn_seq, limit, turn.first_seq - 1, turn.last_seq, session.generation
+        )
+        page = _page(store, start, secret)
+    return _turn_data(store, turn, session, page)
+
+
+def _open_event(store: Store, parsed: EventId, text: str) -> Json:
+    event = fetch_event(store, parsed.key, parsed.seq)
+    turn = fetch_turn(store, parsed.key, event.turn_seq) if event else None
+    session = fetch_session(store, parsed.key) if turn else None
+    if event is None or turn is None or session is None:
+        raise NotFoundError("event not found", kind="event", id=text)
+    previous, following = event_neighbours(store, event.key, event.seq, event.turn_seq)
+    previous_turn, next_turn = turn_neighbours(store, event.key, event.turn_seq)
+    tid = turn_id(event.key, event.turn_seq)
+    return {
+        "kind": "event",
+        "event": {
+            "id": event_id(event.key, event.seq),
+            "session_id": session_id(event.key),
+            "turn_id": tid,
+            "ordinal": event.ordinal,
+            "type": event.type,
+            "timestamp": format_timestamp(event.timestamp),
+            "terminal": event.terminal,
+            "model": event.model,
+            "originating_model": event.originating_model,
+            "tool_name": event.tool_name,
+        },
+        "content": event_content(event),
+        "session": session_brief(session),
+        "turn": {"id": tid, "ordinal": turn.turn_seq, "completed": turn.completed},
+        "traversal": {
+            "session_id": session_id(event.key),
+            "turn_id": tid,
+            "previous_event_id": _maybe(event_id, event.key, previous),
+            "next_event_id": _maybe(event_id, event.key, following),
+            "previous_turn_id": _maybe(turn_id, event.key, previous_turn),
+            "next_turn_id": _maybe(turn_id, event.key, next_turn),
+        },
+    }
+
+
+def _continue(store: Store, token: str, secret: str | bytes) -> Json:
+    cursor = decode_open_cursor(secret, token)
+    session = fetch_session(store, cursor.key)
+    if session is None or session.generation != cursor.generation:
+        raise stale_open_cursor()
+    if cursor.kind == "session":
+        return _session_data(store, session, _page(store, cursor, secret))
+    turn = fetch_turn(store, cursor.key, cursor.turn_seq)
+    if turn is None:
+        raise stale_open_cursor()
+    return _turn_data(store, turn, session, _page(store, cursor, secret))
+
+
+def open_data(
+    store: Store,
+    *,
+    id: str | None,
+    limit: int | None,
+    cursor: str | None,
+    max_results: int,
+    cursor_secret: str | bytes,
+) -> Json:
+    """Return the ``data`` object of an open response.
+
+    Raises:
+        RequestError: bad argument combination, limit out of range, or a malformed/altered/stale cursor.
+        InvalidIdError: a malformed ID.
+        NotFoundError: a well-formed ID that is not stored.
+    """
+    if cursor is not None:
+        if id is not None or limit is not None:
+            raise RequestError("cursor must be passed alone, without id or limit", field="cursor")
+        return _continue(store, cursor, cursor_secret)
+    if id is None or not id.strip():
+        raise RequestError("open needs an id (or a cursor from a previous open)", field="id")
+    try:
+        parsed = ids.parse_id(id)
+    except ids.InvalidIdError as exc:
+        raise InvalidIdError(str(exc), field="id") from None
+    if isinstance(parsed, EventId):
+        if limit is not None:
+            raise RequestError(
+                "limit is only valid with a session or turn id, not an event id", field="limit"
+            )
+        return _open_event(store, parsed, id)
+    if limit is not None:
+        _check_limit(limit, max_results)
+    if isinstance(parsed, SessionId):
+        return _open_session(store, parsed, id, limit, cursor_secret)
+    return _open_turn(store, parsed, id, limit, cursor_secret)

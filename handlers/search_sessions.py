@@ -1,0 +1,106 @@
+"""search_sessions: BM25 over the postings, scoped and filtered, with hits that are handles to open."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from handlers.shapes import session_ref
+from moraine import ids
+from moraine.errors import InvalidIdError, NotFoundError, RequestError
+from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
+from moraine.search.tokenize import query_terms
+from moraine.store.client import Store
+from moraine.store.reads.scope import session_exists, turn_exists
+from moraine.store.reads.search import Bm25, SearchQuery, search
+from moraine.store.reads.timestamps import format_timestamp
+
+__all__ = ["search_data"]
+
+
+def _scope(store: Store, within_id: str | None) -> tuple[int | None, int | None]:
+    if within_id is None:
+        return None, None
+    try:
+        parsed = ids.parse_id(within_id)
+    except ids.InvalidIdError as exc:
+        raise InvalidIdError(str(exc), field="within_id") from None
+    if isinstance(parsed, EventId):
+        raise RequestError("within_id accepts session and turn IDs, not event IDs", field="within_id")
+    if isinstance(parsed, SessionId):
+        if not session_exists(store, parsed.key):
+            raise NotFoundError("session not found", kind="session", id=within_id)
+        return parsed.key, None
+    assert isinstance(parsed, TurnId)
+    if not turn_exists(store, parsed.key, parsed.turn_seq):
+        raise NotFoundError("turn not found", kind="turn", id=within_id)
+    return parsed.key, parsed.turn_seq
+
+
+def search_data(
+    store: Store,
+    *,
+    query: str,
+    within_id: str | None,
+    event_types: Sequence[str],
+    harness: str | None,
+    source: str | None,
+    n_hits: int,
+    bm25: Bm25,
+    snippet_chars: int,
+) -> dict[str, Any]:
+    """Return the ``data`` object of a search_sessions response for a canonical request.
+
+    Raises:
+        RequestError: the query has no searchable terms, or within_id is an event ID.
+        NotFoundError: within_id is a well-formed session or turn ID that is not in the store.
+    """
+    terms = query_terms(query)
+    if not terms:
+        raise RequestError(
+            "query has no searchable terms: use words, numbers or identifiers, not only punctuation",
+            field="query",
+        )
+    key, turn_seq = _scope(store, within_id)
+    page = search(
+        store,
+        SearchQuery(
+            terms=tuple(terms),
+            types=tuple(event_types),
+            limit=n_hits,
+            harness=harness,
+            source=source,
+            session_key=key,
+            turn_seq=turn_seq,
+        ),
+        bm25,
+        snippet_chars,
+    )
+    results = []
+    for rank, hit in enumerate(page.hits, start=1):
+        eid = event_id(hit.event.key, hit.event.seq)
+        tid = turn_id(hit.turn.key, hit.turn.turn_seq)
+        results.append(
+            {
+                "rank": rank,
+                "score": hit.score,
+                "id": eid,
+                "event": {
+                    "id": eid,
+                    "type": hit.event.type,
+                    "timestamp": format_timestamp(hit.event.timestamp),
+                    "ordinal": hit.event.ordinal,
+                    "terminal": hit.event.terminal,
+                },
+                "turn": {
+                    "id": tid,
+                    "ordinal": hit.turn.turn_seq,
+                    "completed": hit.turn.completed,
+                    "event_count": hit.turn.event_count,
+                },
+                "session": session_ref(hit.session),
+                "snippet": {"text": hit.snippet.text, "truncated": hit.snippet.truncated},
+                "open": {"event_id": eid, "turn_id": tid, "session_id": session_id(hit.session.key)},
+            }
+        )
+    return {"result_count": len(results), "limit": n_hits, "truncated": page.truncated, "results": results}

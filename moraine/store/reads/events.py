@@ -1,0 +1,189 @@
+"""Read event rows (``events``, append-only, always filtered by session key and sequence)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from moraine.store.client import Store
+
+__all__ = [
+    "EventDetail",
+    "EventHead",
+    "EventSummary",
+    "event_neighbours",
+    "fetch_event",
+    "fetch_event_heads",
+    "page_events",
+]
+
+_SUMMARY_COLUMNS = (
+    "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, tool_name, model, summary, "
+    "summary_truncated, encrypted"
+)
+_DETAIL_COLUMNS = (
+    "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, tool_name, model, originating_model, "
+    "content_format, text, arguments, exit_code, tool_error, encrypted"
+)
+_HEAD_COLUMNS = "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, text, arguments"
+
+
+@dataclass(frozen=True, slots=True)
+class EventSummary:
+    """The compact view of an event used in turn pages."""
+
+    key: int
+    seq: int
+    turn_seq: int
+    ordinal: int
+    type: str
+    timestamp: datetime | None
+    terminal: bool
+    tool_name: str | None
+    model: str | None
+    summary: str
+    summary_truncated: bool
+    encrypted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EventDetail:
+    """Everything ``open(event)`` shows about one event."""
+
+    key: int
+    seq: int
+    turn_seq: int
+    ordinal: int
+    type: str
+    timestamp: datetime | None
+    terminal: bool
+    tool_name: str | None
+    model: str | None
+    originating_model: str | None
+    content_format: str
+    text: str
+    arguments: str | None
+    exit_code: int | None
+    tool_error: bool | None
+    encrypted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EventHead:
+    """What a search hit needs about its event: position, type, time and the text to cut a snippet from."""
+
+    key: int
+    seq: int
+    turn_seq: int
+    ordinal: int
+    type: str
+    timestamp: datetime | None
+    terminal: bool
+    text: str
+    arguments: str | None
+
+
+def fetch_event(store: Store, key: int, seq: int) -> EventDetail | None:
+    """Return one event in full, or ``None``."""
+    rows = store.query(
+        f"SELECT {_DETAIL_COLUMNS} FROM {store.table('events')} "
+        "WHERE session_key = {key:UInt64} AND seq = {seq:UInt32} LIMIT 1",
+        {"key": key, "seq": seq},
+    )
+    if not rows:
+        return None
+    r = rows[0]
+    return EventDetail(
+        key=int(r[0]),
+        seq=int(r[1]),
+        turn_seq=int(r[2]),
+        ordinal=int(r[3]),
+        type=r[4],
+        timestamp=r[5],
+        terminal=bool(r[6]),
+        tool_name=r[7],
+        model=r[8],
+        originating_model=r[9],
+        content_format=r[10],
+        text=r[11],
+        arguments=r[12],
+        exit_code=None if r[13] is None else int(r[13]),
+        tool_error=None if r[14] is None else bool(r[14]),
+        encrypted=bool(r[15]),
+    )
+
+
+def fetch_event_heads(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], EventHead]:
+    """Return the events for these (session key, seq) pairs, by pair (missing pairs are absent)."""
+    wanted = sorted(set(pairs))
+    if not wanted:
+        return {}
+    rows = store.query(
+        f"SELECT {_HEAD_COLUMNS} FROM {store.table('events')} "
+        "WHERE (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
+        {"pairs": wanted},
+    )
+    heads = {}
+    for r in rows:
+        head = EventHead(
+            key=int(r[0]),
+            seq=int(r[1]),
+            turn_seq=int(r[2]),
+            ordinal=int(r[3]),
+            type=r[4],
+            timestamp=r[5],
+            terminal=bool(r[6]),
+            text=r[7],
+            arguments=r[8],
+        )
+        heads[(head.key, head.seq)] = head
+    return heads
+
+
+def page_events(
+    store: Store, key: int, turn_seq: int, after_seq: int, upto_seq: int, limit: int
+) -> list[EventSummary]:
+    """Return at most ``limit`` events of one turn with ``after_seq < seq <= upto_seq``, in order."""
+    rows = store.query(
+        f"SELECT {_SUMMARY_COLUMNS} FROM {store.table('events')} "
+        "WHERE session_key = {key:UInt64} AND seq > {after:UInt32} AND seq <= {upto:UInt32} "
+        "AND turn_seq = {turn:UInt32} ORDER BY seq LIMIT {limit:UInt32}",
+        {"key": key, "after": after_seq, "upto": upto_seq, "turn": turn_seq, "limit": limit},
+    )
+    return [
+        EventSummary(
+            key=int(r[0]),
+            seq=int(r[1]),
+            turn_seq=int(r[2]),
+            ordinal=int(r[3]),
+            type=r[4],
+            timestamp=r[5],
+            terminal=bool(r[6]),
+            tool_name=r[7],
+            model=r[8],
+            summary=r[9],
+            summary_truncated=bool(r[10]),
+            encrypted=bool(r[11]),
+        )
+        for r in rows
+    ]
+
+
+def event_neighbours(store: Store, key: int, seq: int, turn_seq: int) -> tuple[int | None, int | None]:
+    """Return the seq of the previous and next event in the same turn (``None`` at the turn's ends).
+
+    A turn's events are a contiguous run of its session's sequence, so the neighbours in the session are the
+    neighbours in the turn exactly when they carry the same turn_seq.
+    """
+    rows = store.query(
+        "SELECT 'prev', seq, turn_seq FROM ("
+        f"SELECT seq, turn_seq FROM {store.table('events')} "
+        "WHERE session_key = {key:UInt64} AND seq < {seq:UInt32} ORDER BY seq DESC LIMIT 1) "
+        "UNION ALL SELECT 'next', seq, turn_seq FROM ("
+        f"SELECT seq, turn_seq FROM {store.table('events')} "
+        "WHERE session_key = {key:UInt64} AND seq > {seq:UInt32} ORDER BY seq LIMIT 1)",
+        {"key": key, "seq": seq},
+    )
+    found = {side: int(other) for side, other, other_turn in rows if int(other_turn) == turn_seq}
+    return found.get("prev"), found.get("next")

@@ -1,0 +1,151 @@
+"""BM25 search over the ingest-time postings, then hydration of the top hits (events, turns, sessions).
+
+Every read is a key-range lookup: postings by term (plus session key / turn when scoped), document statistics by
+type, and the hits' events, turns and sessions by their keys. The score of a document is the BM25 sum over the
+matched query terms, ``idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_len / avgdl))`` with
+``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))``; ``N`` and ``avgdl`` come from ``doc_stats`` for the selected
+event types, ``df`` from the postings of those types.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from moraine.store.client import Store
+from moraine.store.reads.events import EventHead, fetch_event_heads
+from moraine.store.reads.sessions import SessionRecord, fetch_sessions
+from moraine.store.reads.snippets import Snippet, make_snippet
+from moraine.store.reads.turns import TurnRecord, fetch_turns
+
+__all__ = ["Bm25", "SearchHit", "SearchPage", "SearchQuery", "search"]
+
+_SCORE_DIGITS = 9  # rounding makes equal-scoring documents tie exactly, whatever the summation order
+
+
+@dataclass(frozen=True, slots=True)
+class Bm25:
+    k1: float = 1.2
+    b: float = 0.75
+
+
+@dataclass(frozen=True, slots=True)
+class SearchQuery:
+    """A validated search: distinct query terms, canonical event types, exact filters and an optional scope."""
+
+    terms: tuple[str, ...]
+    types: tuple[str, ...]
+    limit: int
+    harness: str | None = None
+    source: str | None = None
+    session_key: int | None = None
+    turn_seq: int | None = None  # only with session_key
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    score: float  # normalized into [0, 1] within the page
+    event: EventHead
+    turn: TurnRecord
+    session: SessionRecord
+    snippet: Snippet
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPage:
+    hits: list[SearchHit]
+    truncated: bool
+
+
+def _corpus_stats(store: Store, query: SearchQuery) -> tuple[float, float, dict[str, int]]:
+    """Return (N, avgdl, df by term) for the query's event types."""
+    stats = store.query(
+        f"SELECT sum(docs), sum(total_len) FROM {store.table('doc_stats')} WHERE type IN {{types:Array(String)}}",
+        {"types": list(query.types)},
+    )
+    docs, total = (int(stats[0][0] or 0), int(stats[0][1] or 0)) if stats else (0, 0)
+    rows = store.query(
+        f"SELECT term, count() FROM {store.table('postings')} "
+        "WHERE term IN {terms:Array(String)} AND type IN {types:Array(String)} GROUP BY term",
+        {"terms": list(query.terms), "types": list(query.types)},
+    )
+    df = {str(term): int(count) for term, count in rows}
+    avgdl = max(total / docs, 1.0) if docs else 1.0
+    return float(max(docs, max(df.values(), default=0))), avgdl, df
+
+
+def _idf(n_docs: float, df: int) -> float:
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int, float]]:
+    """Return up to limit + 1 (session key, seq, raw score) in the contract's order."""
+    n_docs, avgdl, df = _corpus_stats(store, query)
+    terms = [t for t in query.terms if t in df]
+    if not terms:
+        return []
+    where = ["term IN {terms:Array(String)}", "type IN {types:Array(String)}"]
+    params: dict[str, Any] = {
+        "terms": terms,
+        "idf": [_idf(n_docs, df[t]) for t in terms],
+        "types": list(query.types),
+        "k1": bm25.k1,
+        "b": bm25.b,
+        "avgdl": avgdl,
+        "limit": query.limit + 1,
+    }
+    if query.harness is not None:
+        where.append("harness = {harness:String}")
+        params["harness"] = query.harness
+    if query.source is not None:
+        where.append("source = {source:String}")
+        params["source"] = query.source
+    if query.session_key is not None:
+        where.append("session_key = {session_key:UInt64}")
+        params["session_key"] = query.session_key
+    if query.turn_seq is not None:
+        where.append("turn_seq = {turn_seq:UInt32}")
+        params["turn_seq"] = query.turn_seq
+    sql = (
+        "SELECT session_key, seq, any(timestamp) AS ts, "
+        "round(sum(transform(term, {terms:Array(String)}, {idf:Array(Float64)}, 0.0) * tf * ({k1:Float64} + 1) "
+        "/ (tf + {k1:Float64} * (1 - {b:Float64} + {b:Float64} * doc_len / {avgdl:Float64}))), "
+        f"{_SCORE_DIGITS}) AS score "
+        f"FROM {store.table('postings')} WHERE {' AND '.join(where)} "
+        "GROUP BY session_key, seq "
+        "ORDER BY score DESC, ts DESC NULLS LAST, session_key ASC, seq ASC "
+        "LIMIT {limit:UInt32}"
+    )
+    return [(int(key), int(seq), float(score)) for key, seq, _ts, score in store.query(sql, params)]
+
+
+def search(store: Store, query: SearchQuery, bm25: Bm25, snippet_chars: int) -> SearchPage:
+    """Run a search and return its hydrated page (at most ``query.limit`` hits)."""
+    ranked = _ranked(store, query, bm25)
+    truncated = len(ranked) > query.limit
+    ranked = ranked[: query.limit]
+    if not ranked:
+        return SearchPage([], False)
+    events = fetch_event_heads(store, [(key, seq) for key, seq, _ in ranked])
+    turns = fetch_turns(store, [(e.key, e.turn_seq) for e in events.values()])
+    sessions = fetch_sessions(store, {key for key, _, _ in ranked})
+    top = max(score for _, _, score in ranked)
+    hits: list[SearchHit] = []
+    for key, seq, score in ranked:
+        event = events.get((key, seq))
+        turn = turns.get((key, event.turn_seq)) if event else None
+        session = sessions.get(key)
+        if event is None or turn is None or session is None:
+            continue  # published out of order or removed by a rewrite: never show a half-hydrated hit
+        sources = [event.text, event.arguments or ""]
+        hits.append(
+            SearchHit(
+                score=min(1.0, max(0.0, score / top)) if top > 0 else 0.0,
+                event=event,
+                turn=turn,
+                session=session,
+                snippet=make_snippet(sources, list(query.terms), snippet_chars),
+            )
+        )
+    return SearchPage(hits, truncated)

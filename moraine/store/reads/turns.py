@@ -1,0 +1,128 @@
+"""Read turn rows (``turns FINAL``, always filtered by session key and turn range)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from moraine.store.client import Store
+
+__all__ = [
+    "TurnRecord",
+    "fetch_turn",
+    "fetch_turns",
+    "page_turns",
+    "turn_neighbours",
+    "turn_range",
+]
+
+_COLUMNS = (
+    "session_key, turn_seq, first_seq, last_seq, event_count, completed, terminal_seq, started_at, updated_at, "
+    "user_input_seq, user_input_text, user_input_truncated, final_seq, final_text, final_truncated, "
+    "tools_called, event_types"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """The latest version of one turn's summary row."""
+
+    key: int
+    turn_seq: int
+    first_seq: int
+    last_seq: int
+    event_count: int
+    completed: bool
+    terminal_seq: int | None
+    started_at: datetime | None
+    updated_at: datetime | None
+    user_input_seq: int | None
+    user_input_text: str
+    user_input_truncated: bool
+    final_seq: int | None
+    final_text: str
+    final_truncated: bool
+    tools_called: tuple[str, ...]
+    event_types: tuple[str, ...]
+
+
+def _record(row: tuple[Any, ...]) -> TurnRecord:
+    return TurnRecord(
+        key=int(row[0]),
+        turn_seq=int(row[1]),
+        first_seq=int(row[2]),
+        last_seq=int(row[3]),
+        event_count=int(row[4]),
+        completed=bool(row[5]),
+        terminal_seq=None if row[6] is None else int(row[6]),
+        started_at=row[7],
+        updated_at=row[8],
+        user_input_seq=None if row[9] is None else int(row[9]),
+        user_input_text=row[10],
+        user_input_truncated=bool(row[11]),
+        final_seq=None if row[12] is None else int(row[12]),
+        final_text=row[13],
+        final_truncated=bool(row[14]),
+        tools_called=tuple(row[15]),
+        event_types=tuple(row[16]),
+    )
+
+
+def fetch_turn(store: Store, key: int, turn_seq: int) -> TurnRecord | None:
+    """Return one turn, or ``None``."""
+    rows = store.query(
+        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
+        "WHERE session_key = {key:UInt64} AND turn_seq = {turn:UInt32}",
+        {"key": key, "turn": turn_seq},
+    )
+    return _record(rows[0]) if rows else None
+
+
+def fetch_turns(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], TurnRecord]:
+    """Return the turns for these (session key, turn_seq) pairs, by pair (missing pairs are absent)."""
+    wanted = sorted(set(pairs))
+    if not wanted:
+        return {}
+    rows = store.query(
+        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
+        "WHERE (session_key, turn_seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
+        {"pairs": wanted},
+    )
+    return {(record.key, record.turn_seq): record for record in map(_record, rows)}
+
+
+def page_turns(store: Store, key: int, after: int, upto: int, limit: int) -> list[TurnRecord]:
+    """Return at most ``limit`` turns of a session with ``after < turn_seq <= upto``, in turn order."""
+    rows = store.query(
+        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
+        "WHERE session_key = {key:UInt64} AND turn_seq > {after:UInt32} AND turn_seq <= {upto:UInt32} "
+        "ORDER BY turn_seq LIMIT {limit:UInt32}",
+        {"key": key, "after": after, "upto": upto, "limit": limit},
+    )
+    return [_record(row) for row in rows]
+
+
+def turn_range(store: Store, key: int) -> tuple[int, int] | None:
+    """Return the first and last turn_seq of a session, or ``None`` when it has no turns."""
+    rows = store.query(
+        f"SELECT min(turn_seq), max(turn_seq), count() FROM {store.table('turns')} "
+        "WHERE session_key = {key:UInt64}",
+        {"key": key},
+    )
+    if not rows or not rows[0][2]:
+        return None
+    return int(rows[0][0]), int(rows[0][1])
+
+
+def turn_neighbours(store: Store, key: int, turn_seq: int) -> tuple[int | None, int | None]:
+    """Return the turn_seq of the previous and next turn of a session (``None`` at the ends)."""
+    rows = store.query(
+        f"SELECT maxIf(turn_seq, turn_seq < {{turn:UInt32}}), countIf(turn_seq < {{turn:UInt32}}), "
+        "minIf(turn_seq, turn_seq > {turn:UInt32}), countIf(turn_seq > {turn:UInt32}) "
+        f"FROM {store.table('turns')} WHERE session_key = {{key:UInt64}}",
+        {"key": key, "turn": turn_seq},
+    )
+    prev_seq, prev_n, next_seq, next_n = rows[0]
+    return (int(prev_seq) if prev_n else None, int(next_seq) if next_n else None)
