@@ -1,0 +1,1 @@
+"""Developer tools: the synthetic trace corpus generator and the benchmark command."""
