@@ -119,8 +119,9 @@ def _user(data: dict[str, Any], base: _Base) -> list[Emitted]:
     extra = {"subtype": subtype} if subtype else {}
     if subtype in _SYSTEM_USER_SUBTYPES:
         return [base.event(EventType.SYSTEM, "user", text=text, provenance=extra)]
-    # A message typed while the agent works joins the running turn; any other user record opens one.
-    starts_turn = subtype != "mid_turn_user_message"
+    # A message typed while the agent works joins the running turn, as does an attachment-only message (no
+    # text); any other user record opens one.
+    starts_turn = subtype != "mid_turn_user_message" and bool(text)
     return [base.event(EventType.USER_INPUT, "user", text=text, starts_turn=starts_turn, provenance=extra)]
 
 

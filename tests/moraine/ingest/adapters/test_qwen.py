@@ -41,7 +41,6 @@ def test_only_real_user_prompts_start_turns() -> None:
     assert starts == [
         "Why does the pomegranate importer skip rows?\nLook at qwenorchardkeyword first.",
         "Now add a test for blank rows.",
-        "",
     ]
 
 
