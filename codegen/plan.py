@@ -1,0 +1,311 @@
+"""Plan stage: make every decision (names, bundled schemas, descriptor text, OpenAPI layout) before rendering."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.diagnostics import Diagnostic, Severity, SpecError
+from codegen.load import DIALECT, Spec, ToolSpec
+from codegen.names import ClassName, PythonIdentifier
+
+__all__ = ["MODEL_ROOT", "OPENAPI_PREFIX", "Plan", "ToolPlan", "ValidatorPlan", "plan"]
+
+Json = dict[str, Any]
+MODEL_ROOT = ClassName("MoraineContract")
+OPENAPI_PREFIX = "/v1/tools/"
+_SCHEMA_VERSION_ERROR = "moraine.mcp.error.v1"
+
+
+@dataclass(frozen=True, slots=True)
+class ValidatorPlan:
+    """One fast validator module: its name and the self-contained schema it checks."""
+
+    module: PythonIdentifier
+    schema_name: str
+    schema: Json
+
+
+@dataclass(frozen=True, slots=True)
+class ToolPlan:
+    name: PythonIdentifier
+    title: str
+    description: str
+    annotations: Json
+    schema_version: str
+    arguments_class: ClassName
+    request_class: ClassName
+    response_class: ClassName
+    data_class: ClassName
+    arguments_validator: PythonIdentifier
+    request_validator: PythonIdentifier
+    response_validator: PythonIdentifier
+    output_validator: PythonIdentifier
+    descriptor: Json
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    digest: str
+    server: Json
+    tools: tuple[ToolPlan, ...]
+    error_class: ClassName
+    error_schema_version: str
+    error_validator: PythonIdentifier
+    validators: tuple[ValidatorPlan, ...]
+    model_document: Json
+    openapi: Json
+
+
+def _module_name(title: str) -> PythonIdentifier:
+    return PythonIdentifier(re.sub(r"(?<!^)(?=[A-Z])", "_", title).lower())
+
+
+def plan(spec: Spec) -> Plan:
+    """Return the complete, template-ready plan for ``spec``.
+
+    Raises:
+        SpecError: when the manifest and the schemas disagree (tool name, schema_version, data shape).
+    """
+    diagnostics: list[Diagnostic] = []
+    tools = []
+    validators = []
+    error_version = _const(spec, spec.error, "schema_version", diagnostics)
+    for tool in spec.tools:
+        tool_plan, tool_validators = _tool(spec, tool, diagnostics)
+        if tool_plan is not None:
+            tools.append(tool_plan)
+            validators.extend(tool_validators)
+    if error_version != _SCHEMA_VERSION_ERROR:
+        diagnostics.append(
+            Diagnostic(
+                Severity.ERROR,
+                spec.sources.get(spec.error, ""),
+                "/properties/schema_version",
+                f"error envelope schema_version must be {_SCHEMA_VERSION_ERROR}",
+            )
+        )
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        raise SpecError(diagnostics)
+    error_validator = _module_name(spec.error)
+    validators.append(ValidatorPlan(error_validator, spec.error, spec.bundle(spec.error)))
+    roots = [spec.error] + [name for t in spec.tools for name in (t.arguments, t.request, t.response)]
+    return Plan(
+        digest=spec.digest,
+        server={
+            "name": spec.server.name,
+            "title": spec.server.title,
+            "instructions": spec.server.instructions,
+        },
+        tools=tuple(tools),
+        error_class=ClassName(spec.error),
+        error_schema_version=_SCHEMA_VERSION_ERROR,
+        error_validator=error_validator,
+        validators=tuple(sorted(validators, key=lambda v: v.module)),
+        model_document=_model_document(spec, roots),
+        openapi=_openapi(spec, tools, roots),
+    )
+
+
+def _const(spec: Spec, name: str, key: str, diagnostics: list[Diagnostic]) -> str:
+    value = spec.definitions[name].get("properties", {}).get(key, {}).get("const")
+    if not isinstance(value, str):
+        diagnostics.append(
+            Diagnostic(
+                Severity.ERROR, spec.sources.get(name, ""), f"/properties/{key}", "needs a string const"
+            )
+        )
+        return ""
+    return value
+
+
+def _tool(
+    spec: Spec, tool: ToolSpec, diagnostics: list[Diagnostic]
+) -> tuple[ToolPlan | None, list[ValidatorPlan]]:
+    version = _const(spec, tool.response, "schema_version", diagnostics)
+    name_const = _const(spec, tool.response, "tool", diagnostics)
+    file = spec.sources.get(tool.response, "")
+    if name_const and name_const != tool.name:
+        diagnostics.append(
+            Diagnostic(Severity.ERROR, file, "/properties/tool", f"const must be {tool.name!r}")
+        )
+    if version and version != f"moraine.mcp.{tool.name}.v1":
+        diagnostics.append(
+            Diagnostic(
+                Severity.ERROR, file, "/properties/schema_version", f"must be moraine.mcp.{tool.name}.v1"
+            )
+        )
+    data_ref = spec.definitions[tool.response].get("properties", {}).get("data", {}).get("$ref", "")
+    request_ref = spec.definitions[tool.response].get("properties", {}).get("request", {}).get("$ref", "")
+    if not data_ref.startswith("#/$defs/"):
+        diagnostics.append(
+            Diagnostic(Severity.ERROR, file, "/properties/data", "must be a $ref to a named data shape")
+        )
+        return None, []
+    if request_ref != f"#/$defs/{tool.request}":
+        diagnostics.append(
+            Diagnostic(Severity.ERROR, file, "/properties/request", f"must be a $ref to {tool.request}")
+        )
+    output_schema = {
+        "$schema": DIALECT,
+        "type": "object",
+        "oneOf": [{"$ref": f"#/$defs/{tool.response}"}, {"$ref": f"#/$defs/{spec.error}"}],
+        "$defs": {
+            name: spec.definitions[name]
+            for name in sorted({tool.response, spec.error, *spec.closure(tool.response, spec.error)})
+        },
+    }
+    input_schema = spec.bundle(tool.arguments)
+    name = PythonIdentifier(tool.name)
+    validators = [
+        ValidatorPlan(_module_name(tool.arguments), tool.arguments, input_schema),
+        ValidatorPlan(_module_name(tool.request), tool.request, spec.bundle(tool.request)),
+        ValidatorPlan(_module_name(tool.response), tool.response, spec.bundle(tool.response)),
+        ValidatorPlan(PythonIdentifier(f"{name}_output"), f"{tool.response} | {spec.error}", output_schema),
+    ]
+    descriptor = {
+        "name": tool.name,
+        "title": tool.title,
+        "description": tool.description,
+        "inputSchema": input_schema,
+        "outputSchema": output_schema,
+        "annotations": {"title": tool.title, **dict(tool.annotations)},
+    }
+    return (
+        ToolPlan(
+            name=name,
+            title=tool.title,
+            description=tool.description,
+            annotations=dict(tool.annotations),
+            schema_version=version,
+            arguments_class=ClassName(tool.arguments),
+            request_class=ClassName(tool.request),
+            response_class=ClassName(tool.response),
+            data_class=ClassName(data_ref.removeprefix("#/$defs/")),
+            arguments_validator=validators[0].module,
+            request_validator=validators[1].module,
+            response_validator=validators[2].module,
+            output_validator=validators[3].module,
+            descriptor=descriptor,
+        ),
+        validators,
+    )
+
+
+def _model_document(spec: Spec, roots: list[str]) -> Json:
+    """Return one document holding every definition the tools use, shaped for datamodel-code-generator.
+
+    Pydantic cannot put a pattern on a datetime, so ``pattern`` is dropped where ``format`` is ``date-time`` (the
+    validators, not the models, enforce the pattern).
+    """
+    names = sorted({*roots, *spec.closure(*roots)})
+    inline = {
+        name: spec.definitions[name] for name in names if _is_plain_scalar(name, spec.definitions[name])
+    }
+    return {
+        "$schema": DIALECT,
+        "title": MODEL_ROOT,
+        "$defs": {
+            name: _drop_datetime_patterns(_inline(spec.definitions[name], inline))
+            for name in names
+            if name not in inline
+        },
+    }
+
+
+def _is_plain_scalar(name: str, body: Json) -> bool:
+    """Tell whether a definition becomes a plain annotated field in the models rather than a class of its own.
+
+    Typed IDs keep their own classes (STYLE.md: ids get their own types); other scalars (counts, timestamps,
+    non-enum strings, warnings lists) are inlined so handlers read and write plain values.
+    """
+    if name.endswith("Id") or "enum" in body or "oneOf" in body or "anyOf" in body:
+        return False
+    kinds = body.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    return "object" not in kinds and None not in kinds
+
+
+def _inline(node: Any, inline: dict[str, Json]) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        name = ref.removeprefix("#/$defs/") if isinstance(ref, str) else ""
+        if name in inline:
+            body = {k: v for k, v in inline[name].items() if k != "title"}
+            siblings = {k: _inline(v, inline) for k, v in node.items() if k != "$ref"}
+            return _inline({**body, **siblings}, inline)
+        return {k: _inline(v, inline) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(item, inline) for item in node]
+    return node
+
+
+def _drop_datetime_patterns(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {k: _drop_datetime_patterns(v) for k, v in node.items()}
+        if out.get("format") == "date-time":
+            out.pop("pattern", None)
+        return out
+    if isinstance(node, list):
+        return [_drop_datetime_patterns(item) for item in node]
+    return node
+
+
+def _to_components(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: (v.replace("#/$defs/", "#/components/schemas/") if k == "$ref" else _to_components(v))
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_to_components(item) for item in node]
+    return node
+
+
+def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
+    names = sorted({*roots, *spec.closure(*roots)})
+    paths: Json = {}
+    for tool in tools:
+        paths[f"{OPENAPI_PREFIX}{tool.name}"] = {
+            "post": {
+                "operationId": tool.name,
+                "summary": tool.title,
+                "description": tool.description,
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": f"#/components/schemas/{tool.arguments_class}"}
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {
+                        "description": "The tool result: a success envelope or an error envelope.",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "oneOf": [
+                                        {"$ref": f"#/components/schemas/{tool.response_class}"},
+                                        {"$ref": f"#/components/schemas/{spec.error}"},
+                                    ]
+                                }
+                            }
+                        },
+                    }
+                },
+            }
+        }
+    return {
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": DIALECT,
+        "info": {
+            "title": spec.server.title,
+            "version": "1",
+            "description": f"HTTP facade of the {spec.server.name} MCP tools. {spec.server.instructions}",
+            "x-spec-sha256": spec.digest,
+        },
+        "paths": paths,
+        "components": {"schemas": {name: _to_components(spec.definitions[name]) for name in names}},
+    }

@@ -1,0 +1,31 @@
+"""Everything a handler may touch besides its request: the store, settings and the caller's launch directory."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from moraine.store.client import Store
+
+__all__ = ["Deps", "Settings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Tunables of the tools (from configuration); ``cursor_secret`` signs continuation cursors."""
+
+    max_results: int = 50
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+    snippet_chars: int = 240
+    cursor_secret: bytes = field(default_factory=lambda: os.urandom(32), repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Deps:
+    """The handler's world: ``launch_dir`` is the directory the MCP client launched from (None when unknown)."""
+
+    store: Store
+    settings: Settings
+    launch_dir: Path | None = None
