@@ -1,16 +1,65 @@
 """Configuration: ``~/.moraine/config.toml`` (or ``--config`` / ``MORAINE_CONFIG``), resolved once into ``Config``.
 
-``MORAINE_HOME`` moves ``~/.moraine`` (tests use it). The store engineer owns this module: TOML loading, source
-defaults for all eleven harnesses and validation with clear errors (``moraine.errors.ConfigError``) land here.
+``MORAINE_HOME`` moves ``~/.moraine`` (tests use it). The file is TOML::
+
+    redact = true                      # secret redaction before anything is stored (default on)
+
+    [store]
+    dsn = "chdb:///home/me/.moraine/store"   # or http(s)://user:pass@host:8123
+    database = "moraine"
+
+    [ingest]
+    batch_size = 5000                  # events per published batch
+    rescan_seconds = 30                # watch mode: full rescan period
+
+    [[sources]]                        # overrides a default source by name, or adds a new one
+    name = "codex"
+    enabled = false
+
+Every standard source (one per harness location) is configured by default; a user entry with the same name
+overrides only the fields it sets. Unknown top-level tables are kept in ``Config.extra`` for other components.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-__all__ = ["Config", "SourceConfig", "load_config", "moraine_home"]
+from moraine.errors import ConfigError
+
+__all__ = [
+    "HARNESSES",
+    "Config",
+    "SourceConfig",
+    "default_sources",
+    "glob_root",
+    "harness_for_source",
+    "load_config",
+    "moraine_home",
+]
+
+# The eleven harness names of the interface document.
+HARNESSES = (
+    "claude-code",
+    "codex",
+    "cursor",
+    "hermes",
+    "kimi-cli",
+    "kiro-cli",
+    "nac",
+    "opencode",
+    "pi-coding-agent",
+    "prime-agent",
+    "qwen-code",
+)
+FORMATS = ("jsonl", "session_json", "cursor_sqlite", "opencode_sqlite", "nac_sqlite")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+_GLOB_CHARS = re.compile(r"[*?\[]")
 
 
 def moraine_home() -> Path:
@@ -28,6 +77,14 @@ class SourceConfig:
     format: str = "jsonl"
     enabled: bool = True
 
+    def expanded_glob(self) -> str:
+        """Return the glob with ``~`` and environment variables expanded."""
+        return os.path.expandvars(os.path.expanduser(self.glob))
+
+    def expanded_watch_root(self) -> Path:
+        """Return the watch root with ``~`` and environment variables expanded."""
+        return Path(os.path.expandvars(os.path.expanduser(self.watch_root)))
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -40,9 +97,270 @@ class Config:
     bm25_b: float = 0.75
     redact: bool = True
     extra: dict[str, object] = field(default_factory=dict)
+    batch_size: int = 5000
+    rescan_seconds: float = 30.0
+    path: Path | None = None  # the file this was loaded from, None when only defaults apply
+
+    def source(self, name: str) -> SourceConfig:
+        """Return the source named ``name``.
+
+        Raises:
+            ConfigError: no source has that name.
+        """
+        for source in self.sources:
+            if source.name == name:
+                return source
+        known = ", ".join(s.name for s in self.sources)
+        raise ConfigError(f"unknown source {name!r}; configured sources: {known}")
+
+
+def _mac_support() -> str:
+    return "~/Library/Application Support"
+
+
+def default_sources(platform: str | None = None) -> tuple[SourceConfig, ...]:
+    """Return the standard sources: every harness at its standard location (claude-cowork on macOS only)."""
+    platform = platform or sys.platform
+    cursor_db = (
+        f"{_mac_support()}/Cursor/User/globalStorage/state.vscdb"
+        if platform == "darwin"
+        else "~/.config/Cursor/User/globalStorage/state.vscdb"
+    )
+    rows: list[tuple[str, str, str, str, str, bool]] = [
+        ("claude", "claude-code", "~/.claude/projects/**/*.jsonl", "~/.claude/projects", "jsonl", True),
+        ("codex", "codex", "~/.codex/sessions/**/*.jsonl", "~/.codex/sessions", "jsonl", True),
+        (
+            "cursor",
+            "cursor",
+            "~/.cursor/projects/*/agent-transcripts/**/*.jsonl",
+            "~/.cursor/projects",
+            "jsonl",
+            True,
+        ),
+        ("cursor-sqlite", "cursor", cursor_db, str(Path(cursor_db).parent), "cursor_sqlite", True),
+        ("hermes", "hermes", "~/.hermes/sessions/session_*.json", "~/.hermes/sessions", "session_json", True),
+        ("kimi-cli", "kimi-cli", "~/.kimi/sessions/**/wire.jsonl", "~/.kimi/sessions", "jsonl", True),
+        ("kiro", "kiro-cli", "~/.kiro/sessions/cli/*.jsonl", "~/.kiro/sessions/cli", "jsonl", True),
+        # NAC's store is created by `moraine setup`; off until then.
+        ("nac", "nac", "~/.nac/store.db", "~/.nac", "nac_sqlite", False),
+        (
+            "omp",
+            "pi-coding-agent",
+            "~/.omp/agent/sessions/**/*.jsonl",
+            "~/.omp/agent/sessions",
+            "jsonl",
+            True,
+        ),
+        (
+            "opencode",
+            "opencode",
+            "~/.local/share/opencode/opencode*.db",
+            "~/.local/share/opencode",
+            "opencode_sqlite",
+            True,
+        ),
+        ("pi", "pi-coding-agent", "~/.pi/agent/sessions/**/*.jsonl", "~/.pi/agent/sessions", "jsonl", True),
+        (
+            "prime-agent",
+            "prime-agent",
+            "~/.prime/agent/sessions/*.jsonl",
+            "~/.prime/agent/sessions",
+            "jsonl",
+            True,
+        ),
+        (
+            "prime-agent-subagents",
+            "prime-agent",
+            "~/.prime/agent/session-artifacts/**/sub-*/*.jsonl",
+            "~/.prime/agent/session-artifacts",
+            "jsonl",
+            True,
+        ),
+        ("qwen-code", "qwen-code", "~/.qwen/projects/*/chats/*.jsonl", "~/.qwen/projects", "jsonl", True),
+    ]
+    if platform == "darwin":
+        root = f"{_mac_support()}/Claude/local-agent-mode-sessions"
+        rows.insert(
+            1, ("claude-cowork", "claude-code", f"{root}/**/.claude/projects/**/*.jsonl", root, "jsonl", True)
+        )
+    return tuple(SourceConfig(*row) for row in rows)
+
+
+def harness_for_source(source: str) -> str:
+    """Return the harness of a standard source name (any platform); an unknown name is returned as is."""
+    for candidate in default_sources("darwin"):
+        if candidate.name == source:
+            return candidate.harness
+    return source
 
 
 def load_config(path: Path | None = None) -> Config:
-    """Load and validate the configuration (placeholder until the TOML loader lands: defaults only)."""
+    """Load and validate the configuration: ``path``, else ``$MORAINE_CONFIG``, else ``$MORAINE_HOME/config.toml``.
+
+    A missing default file means "all defaults"; a missing explicit file is an error.
+
+    Raises:
+        ConfigError: the file is unreadable, not TOML, or a key has a wrong type or value (the message names it).
+    """
     home = moraine_home()
-    return Config(home=home, store_dsn=f"chdb://{home / 'store'}")
+    explicit = path if path is not None else _env_path()
+    file = explicit if explicit is not None else home / "config.toml"
+    data: dict[str, Any] = {}
+    if file.exists():
+        try:
+            with file.open("rb") as handle:
+                data = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{file}: not valid TOML: {exc}") from exc
+        except OSError as exc:
+            raise ConfigError(f"{file}: cannot read: {exc.strerror or exc}") from exc
+    elif explicit is not None:
+        raise ConfigError(f"config file {file} does not exist")
+    return _build(data, home, file if file.exists() else None)
+
+
+def _env_path() -> Path | None:
+    env = os.environ.get("MORAINE_CONFIG")
+    return Path(env).expanduser() if env else None
+
+
+def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
+    where = f"{file}: " if file else ""
+    reader = _Reader(where)
+    store = reader.table(data, "store", {"dsn", "database"})
+    ingest = reader.table(data, "ingest", {"batch_size", "rescan_seconds"})
+    search = reader.table(data, "search", {"max_results", "bm25_k1", "bm25_b"})
+    dsn = reader.string(store, "store.dsn", f"chdb://{home / 'store'}")
+    if not re.match(r"^(chdb|https?)://", dsn):
+        raise ConfigError(f"{where}store.dsn must start with chdb://, http:// or https:// (got {dsn!r})")
+    database = reader.string(store, "store.database", "moraine")
+    if not re.match(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$", database):
+        raise ConfigError(f"{where}store.database must be a plain identifier (got {database!r})")
+    extra = {k: v for k, v in data.items() if k not in {"store", "ingest", "search", "sources", "redact"}}
+    return Config(
+        home=home,
+        store_dsn=dsn,
+        database=database,
+        sources=_sources(data.get("sources", []), reader),
+        max_results=reader.integer(search, "search.max_results", 50, minimum=1),
+        bm25_k1=reader.number(search, "search.bm25_k1", 1.2),
+        bm25_b=reader.number(search, "search.bm25_b", 0.75),
+        redact=reader.boolean(data, "redact", True),
+        extra=extra,
+        batch_size=reader.integer(ingest, "ingest.batch_size", 5000, minimum=1),
+        rescan_seconds=reader.number(ingest, "ingest.rescan_seconds", 30.0),
+        path=file,
+    )
+
+
+def _sources(raw: object, reader: _Reader) -> tuple[SourceConfig, ...]:
+    if not isinstance(raw, list):
+        raise ConfigError(f"{reader.where}sources must be an array of tables ([[sources]])")
+    by_name = {source.name: source for source in default_sources()}
+    order = list(by_name)
+    allowed = {"name", "harness", "glob", "watch_root", "format", "enabled"}
+    for index, entry in enumerate(raw):
+        key = f"sources[{index}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{reader.where}{key} must be a table")
+        reader.only(entry, key, allowed)
+        name = reader.string(entry, f"{key}.name", None)
+        if not _NAME.match(name):
+            raise ConfigError(
+                f"{reader.where}{key}.name {name!r} must be lower-case letters, digits, '-', '_' or '.'"
+            )
+        base = by_name.get(name)
+        fields: dict[str, Any] = {}
+        for item in ("harness", "glob", "watch_root", "format"):
+            if item in entry:
+                fields[item] = reader.string(entry, f"{key}.{item}", None)
+        if "enabled" in entry:
+            fields["enabled"] = reader.boolean(entry, f"{key}.enabled", True)
+        if base is None:
+            for required in ("harness", "glob"):
+                if required not in fields:
+                    raise ConfigError(f"{reader.where}{key}.{required} is required for a new source {name!r}")
+            fields.setdefault("watch_root", glob_root(fields["glob"]))
+            fields.setdefault("format", "jsonl")
+            source = SourceConfig(name=name, **fields)
+            order.append(name)
+        else:
+            if "glob" in fields and "watch_root" not in fields:
+                fields["watch_root"] = glob_root(fields["glob"])
+            source = replace(base, **fields)
+        if source.harness not in HARNESSES:
+            raise ConfigError(
+                f"{reader.where}{key}.harness {source.harness!r} is not one of: {', '.join(HARNESSES)}"
+            )
+        if source.format not in FORMATS:
+            raise ConfigError(
+                f"{reader.where}{key}.format {source.format!r} is not one of: {', '.join(FORMATS)}"
+            )
+        by_name[name] = source
+    return tuple(by_name[name] for name in order)
+
+
+def glob_root(pattern: str) -> str:
+    """Return the directory part of ``pattern`` before its first wildcard."""
+    parts = Path(pattern).parts
+    kept: list[str] = []
+    for part in parts:
+        if _GLOB_CHARS.search(part):
+            break
+        kept.append(part)
+    if len(kept) == len(parts):
+        kept = kept[:-1]
+    return str(Path(*kept)) if kept else "."
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """Typed access to TOML values that names the offending key in every error."""
+
+    where: str
+
+    def table(self, data: dict[str, Any], key: str, allowed: set[str]) -> dict[str, Any]:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{self.where}{key} must be a table ([{key}])")
+        self.only(value, key, allowed)
+        return value
+
+    def only(self, value: dict[str, Any], key: str, allowed: set[str]) -> None:
+        unknown = sorted(set(value) - allowed)
+        if unknown:
+            raise ConfigError(
+                f"{self.where}{key}.{unknown[0]} is not a known setting (known: {', '.join(sorted(allowed))})"
+            )
+
+    def string(self, data: dict[str, Any], key: str, default: str | None) -> str:
+        name = key.rsplit(".", 1)[-1]
+        if name not in data:
+            if default is None:
+                raise ConfigError(f"{self.where}{key} is required")
+            return default
+        value = data[name]
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{self.where}{key} must be a non-empty string (got {value!r})")
+        return value
+
+    def boolean(self, data: dict[str, Any], key: str, default: bool) -> bool:
+        name = key.rsplit(".", 1)[-1]
+        value = data.get(name, default)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{self.where}{key} must be true or false (got {value!r})")
+        return value
+
+    def integer(self, data: dict[str, Any], key: str, default: int, minimum: int) -> int:
+        name = key.rsplit(".", 1)[-1]
+        value = data.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ConfigError(f"{self.where}{key} must be an integer >= {minimum} (got {value!r})")
+        return value
+
+    def number(self, data: dict[str, Any], key: str, default: float) -> float:
+        name = key.rsplit(".", 1)[-1]
+        value = data.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ConfigError(f"{self.where}{key} must be a non-negative number (got {value!r})")
+        return float(value)

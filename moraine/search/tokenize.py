@@ -89,10 +89,16 @@ def tokenize(text: str) -> list[str]:
     for chunk_match in _CHUNK.finditer(text):
         chunk = chunk_match.group(0)
         parts = _PART.findall(chunk)
-        if len(parts) > 1 and not any(_is_unspaced_script(c) for c in chunk):
+        ascii_chunk = (
+            chunk.isascii()
+        )  # fast path: ASCII has no unspaced scripts; lower-case words no camel cuts
+        if len(parts) > 1 and (ascii_chunk or not any(_is_unspaced_script(c) for c in chunk)):
             _emit(chunk.lower(), out)
         for part in parts:
-            pieces = _split_unspaced(part)
+            if ascii_chunk and part.lower() == part:
+                _emit(part, out)
+                continue
+            pieces = [part] if ascii_chunk else _split_unspaced(part)
             for piece in pieces:
                 sub = _camel_parts(piece) if not _is_unspaced_script(piece[0]) else [piece]
                 _emit(piece.lower(), out)

@@ -89,6 +89,17 @@ class Store:
         with _translate():
             self._client.insert(self.table(table), list(rows), column_names=list(column_names))
 
+    def insert_columns(
+        self, table: str, columns: Sequence[Sequence[Any]], column_names: Sequence[str]
+    ) -> None:
+        """Insert column-oriented data (one sequence per column, all the same length): the fast path for batches."""
+        if not columns or not columns[0]:
+            return
+        with _translate():
+            self._client.insert(
+                self.table(table), list(columns), column_names=list(column_names), column_oriented=True
+            )
+
     def migrate(self) -> list[int]:
         """Apply the migrations not yet recorded in ``schema_migrations``; return the versions applied."""
         with self._lock:

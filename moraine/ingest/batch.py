@@ -1,0 +1,291 @@
+"""One publish unit: the rows of a few thousand events, written in reader-safe order, checkpoints last.
+
+Publish order: in-flight checkpoint markers, events, touches, turns, sessions, postings, doc_stats, then the
+checkpoints. Postings come after events, turns and sessions, so a search never finds a posting whose rows are
+missing; the checkpoint comes last, so a crash before it only leaves rows that the next start deletes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from moraine.ids import session_key
+from moraine.ingest.checkpoints import Checkpoint, next_version
+from moraine.ingest.rows import EVENT_COLUMNS, clean
+from moraine.ingest.sessions import SessionState, TurnState
+from moraine.store.client import Store
+
+__all__ = ["DIE_AFTER_INSERTS_ENV", "Batch", "SessionMeta"]
+
+# Test hook: kill this process with SIGKILL after that many table inserts (simulates a crash mid-publish).
+DIE_AFTER_INSERTS_ENV = "MORAINE_TEST_DIE_AFTER_INSERTS"
+
+POSTING_COLUMNS = (
+    "term",
+    "session_key",
+    "seq",
+    "turn_seq",
+    "tf",
+    "doc_len",
+    "type",
+    "harness",
+    "source",
+    "timestamp",
+    "stream_id",
+    "source_offset",
+)
+TURN_COLUMNS = (
+    "session_key",
+    "turn_seq",
+    "first_seq",
+    "last_seq",
+    "event_count",
+    "completed",
+    "terminal_seq",
+    "started_at",
+    "updated_at",
+    "user_input_seq",
+    "user_input_text",
+    "user_input_truncated",
+    "final_seq",
+    "final_text",
+    "final_truncated",
+    "tools_called",
+    "event_types",
+    "version",
+)
+SESSION_COLUMNS = (
+    "session_key",
+    "harness_session_id",
+    "source",
+    "harness",
+    "title",
+    "summary",
+    "slug",
+    "first_user_message",
+    "cwd",
+    "model",
+    "project_id",
+    "parent_session_key",
+    "started_at",
+    "updated_at",
+    "completed",
+    "turn_count",
+    "event_count",
+    "mode",
+    "generation",
+    "stream_id",
+    "source_path",
+    "version",
+)
+TOUCH_COLUMNS = (
+    "tail",
+    "session_key",
+    "seq",
+    "turn_seq",
+    "path",
+    "project_id",
+    "worktree_root",
+    "match_kind",
+    "tool_name",
+    "harness",
+    "source",
+    "timestamp",
+    "action_preview",
+    "stream_id",
+    "source_offset",
+)
+ERROR_COLUMNS = ("at", "source", "path", "line_no", "offset", "reason", "detail")
+DOC_STATS_COLUMNS = ("stream_id", "source_offset", "type", "docs", "total_len")
+_inserts_done = 0
+
+
+def _ms_to_dt(value: int | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value / 1000, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionMeta:
+    """What a session row needs besides its state: where it comes from."""
+
+    source: str
+    harness: str
+    stream_id: int
+    source_path: str
+    generation: int
+
+
+class Batch:
+    """Rows waiting to be published, column by column."""
+
+    def __init__(self) -> None:
+        self.events: list[list[Any]] = [[] for _ in EVENT_COLUMNS]
+        self.postings: list[list[Any]] = [[] for _ in POSTING_COLUMNS]
+        self.touches: list[Mapping[str, Any]] = []
+        self.errors: list[list[Any]] = []
+        self.turns: dict[tuple[int, int], TurnState] = {}
+        self.sessions: dict[int, tuple[SessionState, SessionMeta]] = {}
+        self.doc_stats: dict[
+            tuple[int, str], list[int]
+        ] = {}  # (stream, type) -> [min offset, docs, total_len]
+        self.event_count = 0
+
+    def add_event(self, values: tuple[Any, ...]) -> None:
+        """Append one events row (values in ``EVENT_COLUMNS`` order)."""
+        for column, value in zip(self.events, values, strict=True):
+            column.append(value)
+        self.event_count += 1
+
+    def add_postings(self, terms: Mapping[str, int], doc_len: int, fixed: tuple[Any, ...]) -> None:
+        """Append one postings row per term; ``fixed`` = the row's other values after term/session..."""
+        session_key, seq, turn_seq, type_, harness, source, timestamp, stream_id, offset = fixed
+        cols = self.postings
+        for term, tf in terms.items():
+            cols[0].append(term)
+            cols[1].append(session_key)
+            cols[2].append(seq)
+            cols[3].append(turn_seq)
+            cols[4].append(min(tf, 65535))
+            cols[5].append(doc_len)
+            cols[6].append(type_)
+            cols[7].append(harness)
+            cols[8].append(source)
+            cols[9].append(timestamp)
+            cols[10].append(stream_id)
+            cols[11].append(offset)
+        key = (stream_id, type_)
+        stat = self.doc_stats.get(key)
+        if stat is None:
+            self.doc_stats[key] = [offset, 1, doc_len]
+        else:
+            stat[0] = min(stat[0], offset)
+            stat[1] += 1
+            stat[2] += doc_len
+
+    def add_error(self, source: str, path: str, line_no: int, offset: int, reason: str, detail: str) -> None:
+        """Append one ingest_errors row."""
+        self.errors.append([datetime.now(UTC), source, path, line_no, offset, reason, clean(detail[:2000])])
+
+    def touch_session(self, state: SessionState, meta: SessionMeta) -> None:
+        """Mark a session (and its current turn) as changed in this batch."""
+        self.sessions[state.key] = (state, meta)
+        if state.turn is not None:
+            self.turns[(state.key, state.turn.turn_seq)] = state.turn
+
+    def keep_turn(self, key: int, turn: TurnState) -> None:
+        """Keep a turn that just closed, so its final row is published."""
+        self.turns[(key, turn.turn_seq)] = turn
+
+    def publish(self, store: Store, checkpoints: list[Checkpoint], committed: list[Checkpoint]) -> None:
+        """Write everything in reader-safe order; ``committed`` get in-flight markers first, ``checkpoints`` last."""
+        if committed:
+            _insert_rows(store, "checkpoints", [c.row(in_flight=True) for c in committed], _CHECKPOINT_COLS)
+        _insert_columns(store, "events", self.events, EVENT_COLUMNS)
+        if self.touches:
+            _insert_rows(
+                store, "touches", [[t.get(c) for c in TOUCH_COLUMNS] for t in self.touches], TOUCH_COLUMNS
+            )
+        _insert_rows(
+            store, "turns", [self._turn_row(key, turn) for (key, _), turn in self.turns.items()], TURN_COLUMNS
+        )
+        session_rows = [
+            self._session_row(state, meta) for state, meta in self.sessions.values() if state.event_count > 0
+        ]
+        _insert_rows(store, "sessions", session_rows, SESSION_COLUMNS)
+        _insert_columns(store, "postings", self.postings, POSTING_COLUMNS)
+        stats = [
+            [stream, offset, type_, docs, total]
+            for (stream, type_), (offset, docs, total) in self.doc_stats.items()
+        ]
+        _insert_rows(store, "doc_stats", stats, DOC_STATS_COLUMNS)
+        _insert_rows(store, "ingest_errors", self.errors, ERROR_COLUMNS)
+        _insert_rows(store, "checkpoints", [c.row() for c in checkpoints], _CHECKPOINT_COLS)
+
+    @staticmethod
+    def _turn_row(key: int, turn: TurnState) -> list[Any]:
+        return [
+            key,
+            turn.turn_seq,
+            turn.first_seq,
+            turn.last_seq,
+            turn.event_count,
+            int(turn.completed),
+            turn.terminal_seq,
+            _ms_to_dt(turn.started_at),
+            _ms_to_dt(turn.updated_at),
+            turn.user_input_seq,
+            turn.user_input_text,
+            int(turn.user_input_truncated),
+            turn.final_seq,
+            turn.final_text,
+            int(turn.final_truncated),
+            list(turn.tools_called),
+            list(turn.event_types),
+            next_version(),
+        ]
+
+    @staticmethod
+    def _session_row(state: SessionState, meta: SessionMeta) -> list[Any]:
+        return [
+            state.key,
+            clean(state.harness_session_id),
+            meta.source,
+            meta.harness,
+            state.title,
+            state.summary,
+            state.slug,
+            state.first_user_message,
+            state.cwd,
+            state.model,
+            None,
+            session_key(meta.source, state.parent_session) if state.parent_session else None,
+            _ms_to_dt(state.started_at),
+            _ms_to_dt(state.updated_at),
+            int(state.completed),
+            state.turn_count,
+            state.event_count,
+            state.mode.value,
+            meta.generation,
+            meta.stream_id,
+            meta.source_path,
+            next_version(),
+        ]
+
+
+_CHECKPOINT_COLS = (
+    "stream_id",
+    "source",
+    "path",
+    "file_identity",
+    "offset",
+    "line_no",
+    "state",
+    "generation",
+    "updated_at",
+    "version",
+)
+
+
+def _after_insert() -> None:
+    global _inserts_done
+    _inserts_done += 1
+    limit = os.environ.get(DIE_AFTER_INSERTS_ENV)
+    if limit and _inserts_done >= int(limit):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _insert_columns(store: Store, table: str, columns: list[list[Any]], names: tuple[str, ...]) -> None:
+    if columns and columns[0]:
+        store.insert_columns(table, columns, names)
+        _after_insert()
+
+
+def _insert_rows(store: Store, table: str, rows: list[list[Any]], names: tuple[str, ...]) -> None:
+    if rows:
+        store.insert(table, rows, names)
+        _after_insert()

@@ -1,0 +1,97 @@
+"""Stream checkpoints: where each trace file was read up to, with the adapter's and the sessions' saved state.
+
+A checkpoint row is written last in every published batch. Before a batch is published, each stream in it gets an
+``in_flight`` copy of its last committed checkpoint: finding one on start means a publish was interrupted, and the
+stream's rows at or after the committed offset must be deleted before it resumes (so every event lands once).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from moraine.store.client import Store
+
+__all__ = ["CHECKPOINT_COLUMNS", "Checkpoint", "load_checkpoints", "next_version"]
+
+CHECKPOINT_COLUMNS = (
+    "stream_id",
+    "source",
+    "path",
+    "file_identity",
+    "offset",
+    "line_no",
+    "state",
+    "generation",
+    "updated_at",
+    "version",
+)
+_last_version = 0
+
+
+def next_version() -> int:
+    """Return a version number greater than every one this process returned before (wall-clock nanoseconds)."""
+    global _last_version
+    _last_version = max(time.time_ns(), _last_version + 1)
+    return _last_version
+
+
+@dataclass(slots=True)
+class Checkpoint:
+    stream_id: int
+    source: str
+    path: str
+    file_identity: str = ""
+    offset: int = 0
+    line_no: int = 0
+    state: dict[str, Any] = field(default_factory=dict)
+    generation: int = 0
+
+    @property
+    def in_flight(self) -> bool:
+        return bool(self.state.get("in_flight"))
+
+    def row(self, in_flight: bool = False) -> list[Any]:
+        """Return the checkpoints row (``in_flight`` marks a publish about to start)."""
+        state = dict(self.state, in_flight=True) if in_flight else self.state
+        return [
+            self.stream_id,
+            self.source,
+            self.path,
+            self.file_identity,
+            self.offset,
+            self.line_no,
+            json.dumps(state, ensure_ascii=False, separators=(",", ":")),
+            self.generation,
+            datetime.now(UTC),
+            next_version(),
+        ]
+
+
+def load_checkpoints(store: Store, source: str) -> dict[int, Checkpoint]:
+    """Return the latest checkpoint of every stream of ``source``."""
+    rows = store.query(
+        f"SELECT stream_id, source, path, file_identity, offset, line_no, state, generation "
+        f"FROM {store.table('checkpoints')} FINAL WHERE source = {{source:String}}",
+        {"source": source},
+    )
+    found: dict[int, Checkpoint] = {}
+    for stream, src, path, identity, offset, line_no, state, generation in rows:
+        try:
+            parsed = json.loads(state) if state else {}
+        except ValueError:
+            parsed = {}
+        found[int(stream)] = Checkpoint(
+            int(stream),
+            src,
+            path,
+            identity,
+            int(offset),
+            int(line_no),
+            parsed if isinstance(parsed, dict) else {},
+            int(generation),
+        )
+    return found

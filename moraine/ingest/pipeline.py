@@ -1,0 +1,509 @@
+"""The ingest pipeline: discovered files -> reader -> adapter -> sequencing, redaction, rows -> batched publish.
+
+Per stream (one trace file) it resumes from the checkpoint (deleting the unpublished tail of an interrupted publish
+first), detects truncated or rewritten files (their rows are replaced: ``generation`` goes up), and keeps the
+adapter's and the sessions' state in the checkpoint so a file resumes mid-way with the same numbering.
+Nothing in a trace file can stop the pass: unreadable records and adapter failures become ``ingest_errors`` rows.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from moraine.config import Config, SourceConfig, glob_root
+from moraine.ids import session_key
+from moraine.ingest.adapters import adapter_for, reader_for
+from moraine.ingest.adapters.base import Adapter, StreamContext
+from moraine.ingest.batch import Batch, SessionMeta
+from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
+from moraine.ingest.discovery import discover
+from moraine.ingest.identity import FileIdentity, fingerprint, stream_id
+from moraine.ingest.model import Event, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.ingest.reader import ReadItem, Reader
+from moraine.ingest.rows import clean, dumps, event_summary, posting_terms, to_ms, to_utc
+from moraine.ingest.sessions import SessionState
+from moraine.ingest.touches import TouchContext, extract_touches
+from moraine.redact import redact_text, redact_value
+from moraine.store.client import Store
+from moraine.store.recovery import delete_stream, delete_stream_tail
+
+__all__ = ["IngestSummary", "Ingestor", "ingest_once", "ingest_paths"]
+
+logger = logging.getLogger(__name__)
+Progress = Callable[[int, int, int], None]  # (files done, files total, events so far)
+
+
+@dataclass(slots=True)
+class IngestSummary:
+    """What one pass did."""
+
+    files: int = 0
+    unchanged: int = 0
+    sessions: int = 0
+    events: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    no_adapter: list[str] = field(default_factory=list)
+    rewritten: int = 0
+
+
+@dataclass(slots=True)
+class _Stream:
+    source: SourceConfig
+    id: int
+    path: Path
+    stat: os.stat_result
+    ctx: StreamContext
+    committed: Checkpoint | None
+    offset: int = 0
+    line_no: int = 0
+    generation: int = 0
+    sessions: dict[str, SessionState] = field(default_factory=dict)
+
+    def checkpoint(self) -> Checkpoint:
+        """Return the checkpoint of the current position (consistent with the current state)."""
+        state = {
+            "adapter": self.ctx.state,
+            "sessions": {sid: s.to_json() for sid, s in self.sessions.items()},
+        }
+        identity = fingerprint(self.path, self.stat, self.offset).dumps()
+        return Checkpoint(
+            self.id,
+            self.source.name,
+            str(self.path),
+            identity,
+            self.offset,
+            self.line_no,
+            json.loads(json.dumps(state, default=str)),
+            self.generation,
+        )
+
+
+class _BadEvent(Exception):
+    """An adapter emitted an event whose fields have the wrong types."""
+
+
+class Ingestor:
+    """Runs ingest passes against one store; keeps checkpoints in memory between passes (watch mode)."""
+
+    def __init__(
+        self,
+        store: Store,
+        batch_size: int = 5000,
+        redact: bool = True,
+        progress: Progress | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.store = store
+        self.batch_size = batch_size
+        self.redact = redact
+        self.progress = progress
+        self.stop = stop or threading.Event()
+        self._checkpoints: dict[str, dict[int, Checkpoint]] = {}
+        self._owners: dict[str, dict[int, int]] = {}
+        self._batch = Batch()
+        self._batch_streams: dict[int, _Stream] = {}
+        self._summary = IngestSummary()
+        self._sessions_seen: set[int] = set()
+
+    def run(
+        self,
+        sources: Sequence[SourceConfig],
+        paths: dict[str, list[Path]] | None = None,
+        adapters: dict[str, Adapter] | None = None,
+    ) -> IngestSummary:
+        """Ingest every file of ``sources`` (or only ``paths[source.name]``); return what was done."""
+        started = time.monotonic()
+        self._summary = IngestSummary()
+        self._sessions_seen = set()
+        plan: list[tuple[SourceConfig, Adapter, Reader, list[Path]]] = []
+        for source in sources:
+            adapter = (adapters or {}).get(source.name) or adapter_for(source.harness)
+            reader = reader_for(source.format)
+            if adapter is None or reader is None:
+                self._summary.no_adapter.append(source.name)
+                continue
+            files = paths[source.name] if paths is not None and source.name in paths else discover(source)
+            plan.append((source, adapter, reader, files))
+        total = sum(len(files) for *_, files in plan)
+        done = 0
+        for source, adapter, reader, files in plan:
+            for path in files:
+                if self.stop.is_set():
+                    break
+                self._ingest_stream(source, adapter, reader, path)
+                done += 1
+                if self.progress:
+                    self.progress(done, total, self._summary.events)
+        self._flush()
+        self._summary.sessions = len(self._sessions_seen)
+        self._summary.seconds = time.monotonic() - started
+        return self._summary
+
+    # -- streams -------------------------------------------------------------------------------------------------
+
+    def _source_checkpoints(self, source: str) -> dict[int, Checkpoint]:
+        found = self._checkpoints.get(source)
+        if found is None:
+            found = load_checkpoints(self.store, source)
+            self._checkpoints[source] = found
+            owners: dict[int, int] = {}
+            for cp in found.values():
+                for saved in _saved_sessions(cp).values():
+                    key = saved.get("key")
+                    if isinstance(key, int):
+                        owners[key] = cp.stream_id
+            self._owners[source] = owners
+        return found
+
+    def _ingest_stream(self, source: SourceConfig, adapter: Adapter, reader: Reader, path: Path) -> None:
+        path = path.absolute()
+        sid = stream_id(source.name, path)
+        committed = self._source_checkpoints(source.name).get(sid)
+        try:
+            stat = path.stat()
+        except OSError as exc:
+            self._error(source.name, str(path), 0, 0, "unreadable", exc.strerror or str(exc))
+            return
+        saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
+        if committed and not committed.in_flight and saved_identity and saved_identity.unchanged(stat):
+            self._summary.unchanged += 1
+            return
+        stream = _Stream(source, sid, path, stat, StreamContext(path, source.name), committed)
+        if committed is not None:
+            stream.generation = committed.generation
+            if _rewritten(committed, saved_identity, path, stat, reader):
+                self._restart(stream, committed)
+            else:
+                if committed.in_flight:
+                    delete_stream_tail(self.store, sid, committed.offset, source.name, str(path))
+                stream.offset, stream.line_no = committed.offset, committed.line_no
+                adapter_state = committed.state.get("adapter")
+                stream.ctx.state = adapter_state if isinstance(adapter_state, dict) else {}
+                for harness_sid, saved in _saved_sessions(committed).items():
+                    stream.sessions[harness_sid] = SessionState.from_json(saved)
+        self._summary.files += 1
+        self._batch_streams[sid] = stream
+        try:
+            for item in reader.read(path, stream.offset, stream.line_no):
+                self._batch_streams.setdefault(sid, stream)
+                self._ingest_item(stream, adapter, item)
+                stream.offset, stream.line_no = item.end, item.end_line
+                if self._batch.event_count >= self.batch_size:
+                    self._flush()
+        except OSError as exc:
+            self._error(
+                source.name, str(path), stream.line_no, stream.offset, "unreadable", exc.strerror or str(exc)
+            )
+        self._batch_streams.setdefault(sid, stream)
+
+    def _restart(self, stream: _Stream, committed: Checkpoint) -> None:
+        """Forget a rewritten file's rows and state; it is read again from the start under a new generation."""
+        keys = [s["key"] for s in _saved_sessions(committed).values() if isinstance(s.get("key"), int)]
+        delete_stream(self.store, stream.id, keys, stream.source.name, str(stream.path))
+        owners = self._owners[stream.source.name]
+        for key in keys:
+            if owners.get(key) == stream.id:
+                del owners[key]
+        stream.generation = committed.generation + 1
+        stream.committed = None
+        self._summary.rewritten += 1
+
+    # -- records -------------------------------------------------------------------------------------------------
+
+    def _ingest_item(self, stream: _Stream, adapter: Adapter, item: ReadItem) -> None:
+        if item.error is not None or item.record is None:
+            error = item.error or IngestError("unreadable", "")
+            self._error(
+                stream.source.name, str(stream.path), item.line_no, item.offset, error.reason, error.detail
+            )
+            return
+        try:
+            emitted = list(adapter.normalize(item.record, stream.ctx))
+        except Exception as exc:  # an adapter bug on one record must not stop the file: record it and go on
+            logger.debug("adapter failed on %s:%s", stream.path, item.line_no, exc_info=True)
+            self._error(
+                stream.source.name,
+                str(stream.path),
+                item.line_no,
+                item.offset,
+                "adapter_error",
+                f"{type(exc).__name__}: {exc}",
+            )
+            return
+        for out in emitted:
+            try:
+                if isinstance(out, Event):
+                    self._event(stream, out, item)
+                elif isinstance(out, SessionInfo):
+                    self._info(stream, out)
+                elif isinstance(out, IngestError):
+                    self._error(
+                        stream.source.name,
+                        str(stream.path),
+                        item.line_no,
+                        item.offset,
+                        out.reason,
+                        out.detail,
+                    )
+                else:
+                    raise _BadEvent(
+                        f"adapter emitted {type(out).__name__}, not Event/SessionInfo/IngestError"
+                    )
+            except _BadEvent as exc:
+                self._error(
+                    stream.source.name, str(stream.path), item.line_no, item.offset, "invalid_event", str(exc)
+                )
+
+    def _session(self, stream: _Stream, harness_sid: str) -> SessionState:
+        state = stream.sessions.get(harness_sid)
+        if state is None:
+            owners = self._owners.setdefault(stream.source.name, {})
+            key = session_key(stream.source.name, harness_sid)
+            if (
+                owners.get(key, stream.id) != stream.id
+            ):  # another file already holds this session: keep seqs apart
+                key = session_key(stream.source.name, f"{harness_sid}\0{stream.path}")
+            owners[key] = stream.id
+            state = SessionState(harness_sid, key)
+            stream.sessions[harness_sid] = state
+        return state
+
+    def _meta(self, stream: _Stream) -> SessionMeta:
+        return SessionMeta(
+            stream.source.name, stream.source.harness, stream.id, str(stream.path), stream.generation
+        )
+
+    def _info(self, stream: _Stream, info: SessionInfo) -> None:
+        if not isinstance(info.session, str) or not info.session:
+            raise _BadEvent("session info without a session id")
+        for name in ("title", "summary", "slug", "cwd", "model", "parent_session", "first_user_message"):
+            value = getattr(info, name)
+            if value is not None and not isinstance(value, str):
+                raise _BadEvent(f"session info field {name} is {type(value).__name__}, not str")
+            if isinstance(value, str):
+                setattr(info, name, clean(redact_text(value) if self.redact else value))
+        if info.started_at is not None and not isinstance(info.started_at, datetime):
+            raise _BadEvent("session info started_at is not a datetime")
+        state = self._session(stream, info.session)
+        state.apply_info(info, to_ms(to_utc(info.started_at)))
+        self._batch.touch_session(state, self._meta(stream))
+
+    def _event(self, stream: _Stream, event: Event, item: ReadItem) -> None:
+        _check_event(event)
+        if self.redact:
+            event.text = redact_text(event.text)
+            event.arguments = redact_value(event.arguments)
+            event.provenance = redact_value(event.provenance)
+            if event.cwd:
+                event.cwd = redact_text(event.cwd)
+        event.text = clean(event.text)
+        state = self._session(stream, event.session)
+        previous_turn = state.turn
+        seq, turn_seq, ordinal, opened = state.next_position(event)
+        if opened and previous_turn is not None:
+            self._batch.keep_turn(state.key, previous_turn)
+        timestamp = to_utc(event.timestamp)
+        if event.model:
+            state.model = event.model
+        state.add(seq, event, to_ms(timestamp))
+        summary, summary_truncated = event_summary(event)
+        terms, doc_len = posting_terms(event)
+        source = stream.source
+        self._batch.add_event(
+            (
+                state.key,
+                seq,
+                turn_seq,
+                ordinal,
+                event.type.value,
+                timestamp,
+                int(event.terminal),
+                event.terminal_kind.value if event.terminal_kind else "",
+                int(event.is_final_answer),
+                event.content_format.value,
+                event.text,
+                clean(summary),
+                int(summary_truncated),
+                _opt(event.tool_name),
+                _opt(event.tool_call_id),
+                None if event.arguments is None else dumps(event.arguments),
+                event.exit_code,
+                None if event.tool_error is None else int(event.tool_error),
+                _opt(event.model),
+                _opt(state.model),
+                _opt(event.cwd),
+                int(event.encrypted),
+                int(event.is_moraine_tool),
+                int(event.sidechain),
+                dumps(event.provenance),
+                doc_len,
+                stream.id,
+                item.offset,
+                item.line_no,
+            )
+        )
+        if terms:
+            self._batch.add_postings(
+                terms,
+                doc_len,
+                (
+                    state.key,
+                    seq,
+                    turn_seq,
+                    event.type.value,
+                    source.harness,
+                    source.name,
+                    timestamp,
+                    stream.id,
+                    item.offset,
+                ),
+            )
+        if event.type is EventType.TOOL_CALL and not event.is_moraine_tool:
+            ctx = TouchContext(
+                state.key,
+                seq,
+                turn_seq,
+                source.harness,
+                source.name,
+                timestamp,
+                event.cwd,
+                stream.id,
+                item.offset,
+            )
+            self._batch.touches.extend(extract_touches(event, ctx))
+        self._batch.touch_session(state, self._meta(stream))
+        self._sessions_seen.add(state.key)
+        self._summary.events += 1
+
+    def _error(self, source: str, path: str, line_no: int, offset: int, reason: str, detail: str) -> None:
+        text = redact_text(detail) if self.redact else detail
+        self._batch.add_error(source, path, line_no, offset, clean(reason)[:100] or "unknown", text)
+        self._summary.errors += 1
+
+    # -- publishing ----------------------------------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        streams = list(self._batch_streams.values())
+        if not streams and not self._batch.errors:
+            return
+        checkpoints = [s.checkpoint() for s in streams]
+        markers = [s.committed or _empty_checkpoint(s) for s in streams]
+        self._batch.publish(self.store, checkpoints, markers)
+        by_source = self._checkpoints
+        for stream, cp in zip(streams, checkpoints, strict=True):
+            stream.committed = cp
+            by_source.setdefault(stream.source.name, {})[stream.id] = cp
+        self._batch = Batch()
+        self._batch_streams = {}
+
+
+def _empty_checkpoint(stream: _Stream) -> Checkpoint:
+    return Checkpoint(stream.id, stream.source.name, str(stream.path), "", 0, 0, {}, stream.generation)
+
+
+def _saved_sessions(cp: Checkpoint) -> dict[str, dict[str, Any]]:
+    sessions = cp.state.get("sessions")
+    if not isinstance(sessions, dict):
+        return {}
+    return {k: v for k, v in sessions.items() if isinstance(k, str) and isinstance(v, dict)}
+
+
+def _rewritten(
+    committed: Checkpoint, saved: FileIdentity | None, path: Path, stat: os.stat_result, reader: Reader
+) -> bool:
+    if saved is None:
+        return committed.offset > 0
+    if (stat.st_dev, stat.st_ino) != (saved.dev, saved.ino):
+        return True
+    if not reader.byte_offsets:
+        return False
+    if stat.st_size < committed.offset:
+        return True
+    now = fingerprint(path, stat, saved.prefix_len)
+    return (now.prefix_len, now.prefix_sha) != (saved.prefix_len, saved.prefix_sha)
+
+
+def _opt(value: str | None) -> str | None:
+    return None if value is None else clean(value)
+
+
+_STR_FIELDS = ("tool_name", "tool_call_id", "model", "cwd")
+
+
+def _check_event(event: Event) -> None:
+    """Reject an event whose fields have types the row builder cannot store."""
+    if not isinstance(event.session, str) or not event.session:
+        raise _BadEvent("event without a session id")
+    if not isinstance(event.type, EventType):
+        raise _BadEvent(f"event type {event.type!r} is not an EventType")
+    if not isinstance(event.text, str):
+        raise _BadEvent(f"event text is {type(event.text).__name__}, not str")
+    if event.timestamp is not None and not isinstance(event.timestamp, datetime):
+        raise _BadEvent("event timestamp is not a datetime")
+    for name in _STR_FIELDS:
+        value = getattr(event, name)
+        if value is not None and not isinstance(value, str):
+            raise _BadEvent(f"event {name} is {type(value).__name__}, not str")
+    if event.exit_code is not None and (
+        isinstance(event.exit_code, bool)
+        or not isinstance(event.exit_code, int)
+        or not -(2**31) <= event.exit_code < 2**31
+    ):
+        raise _BadEvent(f"event exit_code {event.exit_code!r} is not a 32-bit integer")
+    if event.terminal_kind is not None and not isinstance(event.terminal_kind, TerminalKind):
+        raise _BadEvent("event terminal_kind is not a TerminalKind")
+    if not isinstance(event.provenance, dict):
+        raise _BadEvent("event provenance is not a dict")
+
+
+def ingest_once(
+    store: Store,
+    config: Config,
+    sources: Iterable[str] | None = None,
+    paths: dict[str, list[Path]] | None = None,
+    progress: Progress | None = None,
+) -> IngestSummary:
+    """Run one pass over the enabled sources (or the named ones, or explicit paths per source name)."""
+    if sources is not None:
+        chosen = [config.source(name) for name in sources]
+    elif paths is not None:
+        chosen = [config.source(name) for name in paths]
+    else:
+        chosen = [s for s in config.sources if s.enabled]
+    ingestor = Ingestor(store, batch_size=config.batch_size, redact=config.redact, progress=progress)
+    return ingestor.run(chosen, paths)
+
+
+def ingest_paths(
+    store: Store,
+    paths: Sequence[Path],
+    source: str,
+    harness: str,
+    adapter: Adapter | None = None,
+    batch_size: int = 5000,
+    redact: bool = True,
+    format: str = "jsonl",
+) -> IngestSummary:
+    """Ingest explicit files (directories are searched for ``*.jsonl``) as one source (tests build corpora with it)."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(
+                sorted(p for p in path.rglob("*.jsonl" if format == "jsonl" else "*") if p.is_file())
+            )
+        else:
+            files.append(path)
+    glob = str(Path(paths[0]) / "**" / "*.jsonl") if paths else "*.jsonl"
+    config = SourceConfig(name=source, harness=harness, glob=glob, watch_root=glob_root(glob), format=format)
+    ingestor = Ingestor(store, batch_size=batch_size, redact=redact)
+    return ingestor.run([config], {source: files}, {source: adapter} if adapter is not None else None)
