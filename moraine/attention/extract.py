@@ -1,12 +1,14 @@
 """Touch extraction at ingest: which files a tool call names, placed in their project (file_attention's rows).
 
-How the pipeline calls it (once per stored event, after redaction, in the batch's publish order)::
+How the pipeline calls it (once per stored tool call, after redaction, in the batch's publish order)::
 
-    resolver = ProjectResolver()                       # one per pipeline: it caches directory lookups
-    ctx = TouchContext(session_key, seq, turn_seq, harness, source,
-                       stream_id=..., source_offset=..., session_cwd=session.cwd, projects=resolver)
-    rows = [touch.as_row() for touch in extract_touches(event, ctx)]
-    store.insert("touches", rows, TOUCH_COLUMNS)       # after events, before turns/sessions/postings
+    ctx = TouchContext(session_key, seq, turn_seq, harness, source, timestamp=<the events row's timestamp>,
+                       cwd=<event cwd, else session cwd>, stream_id=..., source_offset=...)
+    touches = extract_touches(event, ctx)              # each Touch is a Mapping of touches column -> value
+    store.insert("touches", [t.as_row() for t in touches], TOUCH_COLUMNS)  # after events, before turns
+
+``moraine.ingest.touches`` (the pipeline's hook) passes its own context object with the same attribute names; an
+optional ``projects`` attribute (a shared ``ProjectResolver``) lets a caller own the directory cache.
 
 Only ``tool_call`` events yield touches, never Moraine's own tools. Sources, in order (first wins per file):
 structured argument keys at any depth (``path_suffix``), ``apply_patch`` bodies (``patch_path``), shell
@@ -20,10 +22,10 @@ import json
 import os
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from moraine.attention.patch import patch_paths
 from moraine.attention.pathtext import clean_path
@@ -37,6 +39,7 @@ __all__ = [
     "MatchKind",
     "Touch",
     "TouchContext",
+    "TouchContextLike",
     "extract_touches",
     "is_moraine_tool_name",
 ]
@@ -95,24 +98,41 @@ _SPACE = re.compile(r"\s+")
 _default_resolver: ProjectResolver | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TouchContext:
-    """What the pipeline knows about the event beyond the adapter's output (keys, turn, source, session cwd)."""
+class TouchContextLike(Protocol):
+    """The attributes ``extract_touches`` reads from its context (``TouchContext`` or the pipeline's own)."""
 
     session_key: int
     seq: int
     turn_seq: int
     harness: str
     source: str
+    stream_id: int
+    source_offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class TouchContext:
+    """What the pipeline knows about the event beyond the adapter's output (keys, turn, source, stored time, cwd).
+
+    ``timestamp`` is the events row's timestamp (touches must carry the same value); ``cwd`` is the working
+    directory to use when the event has none (the session's).
+    """
+
+    session_key: int
+    seq: int
+    turn_seq: int
+    harness: str
+    source: str
+    timestamp: datetime | None = None
+    cwd: str | None = None
     stream_id: int = 0
     source_offset: int = 0
-    session_cwd: str | None = None
     projects: ProjectResolver | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Touch:
-    """One row of the ``touches`` table."""
+class Touch(Mapping[str, Any]):
+    """One row of the ``touches`` table (also a read-only mapping column -> value)."""
 
     tail: str
     session_key: int
@@ -134,6 +154,17 @@ class Touch:
         """Return the values in ``TOUCH_COLUMNS`` order."""
         return tuple(getattr(self, column) for column in TOUCH_COLUMNS)
 
+    def __getitem__(self, column: str) -> Any:
+        if column not in TOUCH_COLUMNS:
+            raise KeyError(column)
+        return getattr(self, column)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(TOUCH_COLUMNS)
+
+    def __len__(self) -> int:
+        return len(TOUCH_COLUMNS)
+
 
 def is_moraine_tool_name(name: str | None) -> bool:
     """Return True for Moraine's own tools, bare or provider-qualified (``mcp__moraine__file_attention``)."""
@@ -143,7 +174,7 @@ def is_moraine_tool_name(name: str | None) -> bool:
     return any(lowered == tool or lowered.endswith("__" + tool) for tool in MORAINE_TOOL_NAMES)
 
 
-def extract_touches(event: Event, ctx: TouchContext) -> list[Touch]:
+def extract_touches(event: Event, ctx: TouchContextLike) -> list[Touch]:
     """Return the file touches of one event (empty unless it is a tool call to a non-Moraine tool)."""
     if (
         event.type is not EventType.TOOL_CALL
@@ -152,9 +183,9 @@ def extract_touches(event: Event, ctx: TouchContext) -> list[Touch]:
     ):
         return []
     arguments = _decode(event.arguments)
-    cwd = event.cwd or ctx.session_cwd
+    cwd = event.cwd or getattr(ctx, "cwd", None)
     base = _workdir(arguments, cwd)
-    resolver = ctx.projects or _shared_resolver()
+    resolver = getattr(ctx, "projects", None) or _shared_resolver()
     touches: list[Touch] = []
     seen: set[str] = set()
     for raw, kind, relative_to, strong, preview in _candidates(event.tool_name, arguments):
@@ -303,7 +334,7 @@ def _clip(text: str) -> str:
     return flat if len(flat) <= PREVIEW_CHARS else flat[:PREVIEW_CHARS] + "…"
 
 
-def _touch(event: Event, ctx: TouchContext, placed: Placement, kind: str, preview: str) -> Touch:
+def _touch(event: Event, ctx: TouchContextLike, placed: Placement, kind: str, preview: str) -> Touch:
     return Touch(
         tail=placed.tail,
         session_key=ctx.session_key,
@@ -316,7 +347,7 @@ def _touch(event: Event, ctx: TouchContext, placed: Placement, kind: str, previe
         tool_name=event.tool_name or "",
         harness=ctx.harness,
         source=ctx.source,
-        timestamp=event.timestamp,
+        timestamp=getattr(ctx, "timestamp", event.timestamp),
         action_preview=preview,
         stream_id=ctx.stream_id,
         source_offset=ctx.source_offset,

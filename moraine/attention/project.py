@@ -17,7 +17,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-__all__ = ["AGENT_WORKTREE_DIRS", "Boundary", "Placement", "ProjectResolver", "normalize_abs"]
+__all__ = ["AGENT_WORKTREE_DIRS", "Boundary", "Placement", "ProjectResolver", "normalize_abs", "place_within"]
 
 # Agent-isolation worktrees live at <repo>/<marker>/<name>: when such a worktree is gone from disk, a path inside it
 # still belongs to <repo>'s project with <repo>/<marker>/<name> as its worktree root.
@@ -161,7 +161,7 @@ class ProjectResolver:
         absolute = normalize_abs(path)
         boundary = self.git_boundary(posixpath.dirname(absolute))
         if boundary is not None:
-            return _within(absolute, boundary)
+            return place_within(absolute, boundary)
         if base is not None and posixpath.isabs(base):
             root = normalize_abs(base)
             if absolute.startswith(root.rstrip("/") + "/"):
@@ -171,7 +171,7 @@ class ProjectResolver:
         return Placement(absolute, absolute, None, "")
 
 
-def _within(absolute: str, boundary: Boundary) -> Placement:
+def place_within(absolute: str, boundary: Boundary) -> Placement:
     """Place ``absolute`` under ``boundary``, descending into an agent-isolation worktree the path names."""
     tail = posixpath.relpath(absolute, boundary.root)
     parts = tail.split("/")
