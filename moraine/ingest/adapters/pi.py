@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import PurePath
 from typing import Any
 
+from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -22,7 +23,6 @@ from moraine.ingest.adapters.fields import (
     as_str,
     canonical_tool_name,
     epoch_to_datetime,
-    json_text,
     output_text,
     parse_timestamp,
     trailing_uuid,
@@ -265,7 +265,7 @@ def _tool_call(block: dict[str, Any], base: _Base, model: str | None, extra: dic
     arguments = block.get("arguments")
     return base.event(
         EventType.TOOL_CALL,
-        text=json_text(arguments),
+        text=render_call(name, arguments),
         content_format=ContentFormat.TOOL_CALL,
         tool_name=name,
         tool_call_id=as_str(block.get("id")),
@@ -302,7 +302,7 @@ def _bash(message: dict[str, Any], base: _Base, data: dict[str, Any]) -> list[Em
     return [
         base.event(
             EventType.TOOL_CALL,
-            text=command,
+            text=render_call("bash", {"command": command}),
             content_format=ContentFormat.TOOL_CALL,
             tool_name="bash",
             tool_call_id=call_id,

@@ -12,13 +12,13 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
     canonical_tool_name,
-    json_text,
     output_text,
     parse_timestamp,
 )
@@ -171,7 +171,7 @@ def _tool_call(call: dict[str, Any], base: _Base, model: str | None) -> Event:
     return base.event(
         EventType.TOOL_CALL,
         "assistant",
-        text=json_text(arguments),
+        text=render_call(name, arguments),
         content_format=ContentFormat.TOOL_CALL,
         tool_name=name,
         tool_call_id=as_str(call.get("id")) or base.uuid,

@@ -1,0 +1,166 @@
+"""Cursor: agent transcripts (source ``cursor``) and the IDE chat store (source ``cursor-sqlite``) -> events.
+
+Agent transcripts (``~/.cursor/projects/*/agent-transcripts/<id>/<id>.jsonl``) hold one message per line:
+``{timestamp, role: user|assistant|tool, model, message: {content: [blocks]}}`` with text, reasoning/thinking,
+``tool_use`` and ``tool_result`` blocks. An assistant line is one model response: one without tool calls ends the
+agent loop, so its last text is the turn's final answer. Records of the IDE chat store (read by
+``moraine.ingest.readers.sqlite_cursor``) are recognised by their ``record`` key and handled by ``cursor_sqlite``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from moraine.ingest.adapters._calls import recall_call, remember_call
+from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters.base import StreamContext
+from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD, normalize_composer
+from moraine.ingest.adapters.fields import (
+    as_dict,
+    as_list,
+    as_str,
+    canonical_tool_name,
+    output_text,
+    parse_timestamp,
+    trailing_uuid,
+)
+from moraine.ingest.model import (
+    ContentFormat,
+    Emitted,
+    Event,
+    EventType,
+    IngestError,
+    RawRecord,
+    TerminalKind,
+)
+
+__all__ = ["CursorAdapter"]
+
+_REASONING_BLOCKS = frozenset({"reasoning", "thinking"})
+_QUERY_OPEN, _QUERY_CLOSE = "<user_query>", "</user_query>"
+
+
+class CursorAdapter:
+    """Normalize Cursor agent transcripts and IDE chat-store snapshots."""
+
+    harness = "cursor"
+
+    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+        """Return the events, session metadata and ingest errors of one transcript line or store snapshot."""
+        data = record.data
+        if not isinstance(data, dict):
+            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
+        if data.get("record") == SNAPSHOT_RECORD:
+            return normalize_composer(data, ctx)
+        session = trailing_uuid(ctx.path.stem) or trailing_uuid(ctx.path.parent.name) or ctx.path.stem
+        out: list[Emitted] = []
+        timestamp, error = parse_timestamp(data.get("timestamp"))
+        if error is not None:
+            out.append(error)
+        blocks = [b for b in as_list(as_dict(data.get("message")).get("content")) if isinstance(b, dict)]
+        role = data.get("role")
+        line = _Line(session, timestamp, role if isinstance(role, str) else "unknown")
+        if role == "user":
+            text = "\n".join(
+                b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+            )
+            out.append(line.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
+        elif role == "assistant":
+            out.extend(_assistant(blocks, line, as_str(data.get("model")), ctx))
+        elif role == "tool":
+            out.extend(_tool_results(blocks, line, ctx))
+        elif isinstance(data.get("message"), dict) or role is not None:
+            out.append(IngestError("unknown_record", f"unknown transcript role {str(role)[:40]!r}"))
+        else:
+            out.append(IngestError("malformed_record", "transcript line without role or message"))
+        return out
+
+
+def _unwrap_query(text: str) -> str:
+    """Return the prompt inside Cursor's ``<user_query>`` wrapper (text without the wrapper is unchanged)."""
+    stripped = text.strip()
+    if stripped.startswith(_QUERY_OPEN) and stripped.endswith(_QUERY_CLOSE):
+        return stripped[len(_QUERY_OPEN) : -len(_QUERY_CLOSE)].strip()
+    return text
+
+
+class _Line:
+    """Fields every event of one transcript line shares."""
+
+    def __init__(self, session: str, timestamp: datetime | None, role: str) -> None:
+        self.session = session
+        self.timestamp = timestamp
+        self.role = role
+
+    def event(self, type_: EventType, **fields: Any) -> Event:
+        provenance = {"role": self.role, **fields.pop("provenance", {})}
+        return Event(
+            session=self.session, type=type_, timestamp=self.timestamp, provenance=provenance, **fields
+        )
+
+
+def _assistant(
+    blocks: list[dict[str, Any]], line: _Line, model: str | None, ctx: StreamContext
+) -> list[Emitted]:
+    events: list[Event] = []
+    for block in blocks:
+        kind = block.get("type")
+        text = block.get("text")
+        if kind in _REASONING_BLOCKS and isinstance(text, str):
+            events.append(
+                line.event(
+                    EventType.REASONING, text=text, model=model, content_format=ContentFormat.REASONING
+                )
+            )
+        elif kind == "text" and isinstance(text, str):
+            events.append(line.event(EventType.ASSISTANT_RESPONSE, text=text, model=model))
+        elif kind == "tool_use":
+            raw_name = as_str(block.get("name")) or "unknown"
+            name, is_moraine = canonical_tool_name(raw_name)
+            call_id = as_str(block.get("id"))
+            remember_call(ctx.state, call_id, name)
+            arguments = block.get("input")
+            events.append(
+                line.event(
+                    EventType.TOOL_CALL,
+                    text=render_call(name, arguments),
+                    content_format=ContentFormat.TOOL_CALL,
+                    tool_name=name,
+                    tool_call_id=call_id,
+                    arguments=arguments,
+                    model=model,
+                    is_moraine_tool=is_moraine,
+                    provenance={"original_tool_name": raw_name} if raw_name != name else {},
+                )
+            )
+    if not any(e.type is EventType.TOOL_CALL for e in events):
+        answers = [e for e in events if e.type is EventType.ASSISTANT_RESPONSE]
+        if answers:
+            answers[-1].is_final_answer = True
+            answers[-1].terminal = True
+            answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+    return list(events)
+
+
+def _tool_results(blocks: list[dict[str, Any]], line: _Line, ctx: StreamContext) -> list[Emitted]:
+    events: list[Emitted] = []
+    for block in blocks:
+        if block.get("type") != "tool_result":
+            continue
+        call_id = as_str(block.get("tool_use_id"))
+        name = as_str(block.get("name")) or recall_call(ctx.state, call_id)
+        error = block.get("is_error")
+        events.append(
+            line.event(
+                EventType.TOOL_RESPONSE,
+                text=output_text(block.get("content")),
+                content_format=ContentFormat.TOOL_RESPONSE,
+                tool_name=name,
+                tool_call_id=call_id,
+                tool_error=error if isinstance(error, bool) else None,
+                is_moraine_tool=bool(name) and canonical_tool_name(name)[1],
+            )
+        )
+    return events

@@ -1,0 +1,156 @@
+"""Read Cursor's IDE chat store (``state.vscdb``, table ``cursorDiskKV``) as composer snapshots.
+
+Cursor keeps one ``composerData:<composerId>`` row per chat (its name, status, timestamps and the ordered list of
+bubble headers) and one ``bubbleId:<composerId>:<bubbleId>`` row per message, rewriting rows as they change. This
+reader polls the store read-only and yields, for every composer updated at or after the saved position, one
+snapshot record: the composer and its bubbles in conversation order. Positions are the composers' ``lastUpdatedAt``
+(Unix ms), so a pass re-reads only changed chats; the adapter (``adapters/cursor_sqlite.py``) remembers how many
+bubbles of each chat it already emitted, so a re-read snapshot yields only the new ones. The newest bubble of a
+chat that is still being written is marked unsettled and waits for a later pass.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD
+from moraine.ingest.model import IngestError, RawRecord
+from moraine.ingest.reader import ReadItem
+from moraine.ingest.readers.sqlite import DatabaseBusy, open_read_only, table_columns
+
+__all__ = ["CursorSqliteReader"]
+
+_COMPOSERS = """
+SELECT key, CAST(value AS TEXT) AS value, updated FROM (
+    SELECT key, value,
+           CAST(COALESCE(json_extract(CAST(value AS TEXT), '$.lastUpdatedAt'),
+                         json_extract(CAST(value AS TEXT), '$.createdAt'), 0) AS INTEGER) AS updated
+    FROM cursorDiskKV
+    WHERE key LIKE 'composerData:%' AND json_valid(CAST(value AS TEXT))
+)
+WHERE updated >= ?
+ORDER BY updated, key
+"""
+_BUBBLES = "SELECT key, CAST(value AS TEXT) FROM cursorDiskKV WHERE key >= ? AND key < ?"
+_INVALID_COMPOSERS = (
+    "SELECT key FROM cursorDiskKV WHERE key LIKE 'composerData:%' AND NOT json_valid(CAST(value AS TEXT))"
+)
+# A chat untouched for this long is finished writing even if its status never said so.
+DEFAULT_SETTLE_SECONDS = 30.0
+_DONE_STATUSES = frozenset({"completed", "aborted", "cancelled", "error", "none"})
+
+
+class CursorSqliteReader:
+    """Poll ``state.vscdb`` read-only; yield one snapshot per composer changed since the position."""
+
+    byte_offsets = False
+
+    def __init__(
+        self, settle_seconds: float = DEFAULT_SETTLE_SECONDS, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.settle_seconds = settle_seconds
+        self.clock = clock
+        self._reported: set[str] = set()
+
+    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Yield composer snapshots updated at or after ``offset`` (Unix ms); stop quietly when locked."""
+        try:
+            yield from self._read(path, offset, line_no)
+        except DatabaseBusy:
+            return
+
+    def _read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
+        with open_read_only(path) as connection:
+            if not {"key", "value"} <= table_columns(connection, "cursorDiskKV"):
+                yield from self._once(
+                    f"schema:{path}",
+                    IngestError("schema_drift", "state.vscdb has no cursorDiskKV(key, value) table"),
+                    offset,
+                    line_no,
+                )
+                return
+            for (key,) in connection.execute(_INVALID_COMPOSERS).fetchall():
+                yield from self._once(
+                    f"invalid:{key}",
+                    IngestError("malformed_row", f"{key}: value is not JSON"),
+                    offset,
+                    line_no,
+                )
+            rows = connection.execute(_COMPOSERS, (offset,)).fetchall()
+            now_ms = self.clock() * 1000.0
+            held: int | None = None
+            for key, value, updated in rows:
+                line_no += 1
+                composer_id = str(key).partition(":")[2]
+                composer = json.loads(value)
+                if not isinstance(composer, dict):
+                    yield ReadItem(
+                        None,
+                        IngestError("malformed_row", f"{key}: not a JSON object"),
+                        offset,
+                        line_no,
+                        offset if held is None else min(held, offset),
+                        line_no,
+                    )
+                    continue
+                active = (
+                    composer.get("status") not in _DONE_STATUSES
+                    and now_ms - int(updated) < self.settle_seconds * 1000.0
+                )
+                bubbles = _bubbles(connection, composer_id, composer, active)
+                if active:
+                    held = int(updated) if held is None else min(held, int(updated))
+                end = int(updated) if held is None else min(held, int(updated))
+                data = {
+                    "record": SNAPSHOT_RECORD,
+                    "composer_id": composer_id,
+                    "composer": composer,
+                    "bubbles": bubbles,
+                }
+                yield ReadItem(
+                    RawRecord(data, line_no, int(updated)), None, int(updated), line_no, end, line_no
+                )
+
+    def _once(self, token: str, error: IngestError, offset: int, line_no: int) -> Iterator[ReadItem]:
+        if token in self._reported:
+            return
+        self._reported.add(token)
+        yield ReadItem(None, error, offset, line_no, offset, line_no)
+
+
+def _bubbles(
+    connection: sqlite3.Connection, composer_id: str, composer: dict[str, Any], active: bool
+) -> list[dict[str, Any]]:
+    """Return the composer's bubbles in conversation order: ``{id, type, value, settled}``."""
+    prefix = f"bubbleId:{composer_id}:"
+    stored = dict(connection.execute(_BUBBLES, (prefix, prefix[:-1] + ";")).fetchall())
+    headers = composer.get("fullConversationHeadersOnly")
+    out: list[dict[str, Any]] = []
+    if not isinstance(headers, list):
+        return out
+    for index, header in enumerate(headers):
+        if not isinstance(header, dict) or not isinstance(header.get("bubbleId"), str):
+            out.append({"id": None, "type": None, "value": None, "settled": True, "error": "bad header"})
+            continue
+        bubble_id = header["bubbleId"]
+        raw = stored.get(prefix + bubble_id)
+        value: Any = None
+        error = None
+        if raw is not None:
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                error = "value is not JSON"
+        elif not active:
+            error = "bubble row missing"
+        last = index == len(headers) - 1
+        settled = not (active and (last or raw is None))
+        out.append(
+            {"id": bubble_id, "type": header.get("type"), "value": value, "settled": settled, "error": error}
+        )
+    return out
