@@ -63,8 +63,10 @@ class CursorAdapter:
         role = data.get("role")
         line = _Line(session, timestamp, role if isinstance(role, str) else "unknown")
         if role == "user":
-            text = "\n".join(
-                b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+            text = _unwrap_query(
+                "\n".join(
+                    b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+                )
             )
             out.append(line.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         elif role == "assistant":
