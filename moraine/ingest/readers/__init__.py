@@ -22,7 +22,7 @@ READERS: dict[str, str] = {
     "cursor_sqlite": "moraine.ingest.readers.sqlite_cursor:CursorSqliteReader",
     "opencode_sqlite": "moraine.ingest.readers.sqlite_opencode:OpenCodeReader",
     "nac_sqlite": "moraine.ingest.readers.sqlite_nac:NacReader",
-    "hermes_session_json": "moraine.ingest.readers.hermes_json:HermesSessionReader",
+    "session_json": "moraine.ingest.readers.hermes_json:HermesSessionReader",
 }
 
 
