@@ -1,0 +1,287 @@
+"""file_attention: which sessions touched a file, across checkouts and worktrees, and where to drill in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from moraine.attention.lookup import QueryPath, launch_project, reduce_path
+from moraine.attention.project import ProjectResolver
+from moraine.errors import RequestError
+from moraine.ids import event_id, session_id, turn_id
+from moraine.store.client import Store
+from moraine.store.reads.attention import (
+    SCAN_CAP,
+    UNKNOWN_ROOT,
+    TouchFilter,
+    TouchStats,
+    touch_events,
+    touch_sessions,
+    touch_stats,
+    trace_joins,
+)
+from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
+
+__all__ = ["AttentionResult", "file_attention_data"]
+
+Json = dict[str, Any]
+Scope = Literal["project", "all"]
+Granularity = Literal["sessions", "events"]
+DEFAULT_LIMIT = 50
+
+
+@dataclass(slots=True)
+class AttentionResult:
+    """The ``data`` object of a file_attention response and the warnings that go beside it."""
+
+    data: Json
+    warnings: list[str] = field(default_factory=list)
+
+
+def _when(value: str | datetime | None, name: str) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        if isinstance(value, datetime) and value.tzinfo is None:
+            raise RequestError(f"{name} must carry a timezone offset or Z", field=name)
+        return value
+    try:
+        return parse_timestamp(value)
+    except ValueError:
+        raise RequestError(
+            f"{name} must be an RFC 3339 datetime with a timezone offset or Z", field=name
+        ) from None
+
+
+def resolve_limit(limit: int | None, max_results: int) -> int:
+    """Return the canonical limit: default min(50, max_results), at most max_results.
+
+    Raises:
+        RequestError: the limit is below 1 or above the configured maximum.
+    """
+    if limit is None:
+        return min(DEFAULT_LIMIT, max_results)
+    if limit < 1 or limit > max_results:
+        raise RequestError(f"limit must be between 1 and {max_results}", field="limit")
+    return limit
+
+
+def file_attention_data(
+    store: Store,
+    *,
+    path: str,
+    scope: Scope,
+    granularity: Granularity,
+    start_datetime: str | datetime | None,
+    end_datetime: str | datetime | None,
+    tool: str | None,
+    harness: str | None,
+    source: str | None,
+    mutations_only: bool,
+    limit: int,
+    launch_dir: str | None,
+    resolver: ProjectResolver | None = None,
+    scan_cap: int = SCAN_CAP,
+) -> AttentionResult:
+    """Return the data and warnings of a file_attention response for a canonical request.
+
+    ``launch_dir`` is the MCP client's launch directory (the server's when the client reports none).
+
+    Raises:
+        RequestError: bad datetimes or an empty range.
+    """
+    start = _when(start_datetime, "start_datetime")
+    end = _when(end_datetime, "end_datetime")
+    if start is not None and end is not None and end <= start:
+        raise RequestError("end_datetime must be after start_datetime", field="end_datetime")
+    projects = resolver or ProjectResolver()
+    query = reduce_path(path, launch_dir, projects)
+    warnings = _path_warnings(path, query, launch_dir)
+    head: Json = {
+        "path": path,
+        "tail": query.tail,
+        "tail_is_absolute": query.tail_is_absolute,
+        "stripped_root": query.stripped_root,
+        "scope": scope,
+        "granularity": granularity,
+    }
+    project_id: str | None = None
+    if scope == "project":
+        project_id = launch_project(launch_dir, projects)
+        if project_id is None:
+            warnings.append(
+                "scope=project: the launch project could not be established (no existing launch directory is "
+                "known), so no touches are returned; use scope=all to search every project"
+            )
+            return AttentionResult(_empty(head, granularity, limit), warnings)
+    touch_filter = TouchFilter(
+        tail=query.tail,
+        tail_is_absolute=query.tail_is_absolute,
+        project_id=project_id,
+        start=start,
+        end=end,
+        tool=tool,
+        harness=harness,
+        source=source,
+        mutations_only=mutations_only,
+    )
+    stats = touch_stats(store, touch_filter, scan_cap)
+    warnings.extend(_stat_warnings(query, stats, scan_cap))
+    data = {**head, "summary": _summary(stats), "roots": _roots(stats)}
+    if granularity == "events":
+        rows = _event_rows(store, touch_filter, limit, scan_cap)
+        hidden = min(stats.total_touches, scan_cap) > len(rows)
+        data.update(result_count=len(rows), limit=limit, events=rows)
+    else:
+        sessions = _session_rows(store, touch_filter, limit, scan_cap)
+        hidden = stats.distinct_sessions > len(sessions)
+        data.update(result_count=len(sessions), limit=limit, sessions=sessions)
+    data["truncated"] = hidden or stats.scan_truncated
+    return AttentionResult(data, warnings)
+
+
+def _empty(head: Json, granularity: Granularity, limit: int) -> Json:
+    summary = {
+        "total_touches": 0,
+        "distinct_sessions": 0,
+        "distinct_roots": 0,
+        "distinct_known_roots": 0,
+        "unknown_root_touches": 0,
+        "first_touch": None,
+        "last_touch": None,
+        "ambiguous": False,
+        "scan_truncated": False,
+    }
+    return {
+        **head,
+        "summary": summary,
+        "roots": [],
+        "result_count": 0,
+        "limit": limit,
+        "truncated": False,
+        granularity: [],
+    }
+
+
+def _summary(stats: TouchStats) -> Json:
+    known = [bucket for bucket in stats.roots if bucket.root is not None]
+    unknown = sum(bucket.touch_count for bucket in stats.roots if bucket.root is None)
+    return {
+        "total_touches": stats.total_touches,
+        "distinct_sessions": stats.distinct_sessions,
+        "distinct_roots": len(stats.roots),
+        "distinct_known_roots": len(known),
+        "unknown_root_touches": unknown,
+        "first_touch": format_timestamp(stats.first_touch),
+        "last_touch": format_timestamp(stats.last_touch),
+        "ambiguous": len(stats.roots) > 1 or (unknown > 0 and stats.total_touches > 1),
+        "scan_truncated": stats.scan_truncated,
+    }
+
+
+def _roots(stats: TouchStats) -> list[Json]:
+    return [
+        {
+            "root": bucket.root or UNKNOWN_ROOT,
+            "touch_count": bucket.touch_count,
+            "session_count": bucket.session_count,
+        }
+        for bucket in stats.roots
+    ]
+
+
+def _path_warnings(path: str, query: QueryPath, launch_dir: str | None) -> list[str]:
+    warnings: list[str] = []
+    if query.tail_is_absolute:
+        warnings.append(
+            f"{path} lies outside every Git repository and the launch directory, so no project root could be "
+            "stripped: it is matched as an absolute path"
+        )
+    elif query.stripped_root is None and launch_dir is None:
+        warnings.append("no launch directory is known: the relative path is matched as a tail as written")
+    segments = [part for part in query.tail.split("/") if part]
+    if not query.tail_is_absolute and len(segments) < 2:
+        warnings.append(
+            f"tail {query.tail!r} has a single path segment: files of that name at the root of other checkouts "
+            "or directories match too"
+        )
+    return warnings
+
+
+def _stat_warnings(query: QueryPath, stats: TouchStats, scan_cap: int) -> list[str]:
+    warnings: list[str] = []
+    unknown = sum(bucket.touch_count for bucket in stats.roots if bucket.root is None)
+    if unknown:
+        warnings.append(
+            f"{unknown} touch(es) of {query.tail} have no provable worktree root (listed under {UNKNOWN_ROOT}); "
+            "they may be another checkout's copy of the file"
+        )
+    if stats.scan_truncated:
+        warnings.append(
+            f"more than {scan_cap} touches matched: the summary and rows cover the {scan_cap} most recent ones"
+        )
+    return warnings
+
+
+def _event_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap: int) -> list[Json]:
+    rows = touch_events(store, touch_filter, limit, scan_cap)
+    joins = trace_joins(store, [(row.session_key, row.seq) for row in rows])
+    out: list[Json] = []
+    for rank, row in enumerate(rows, start=1):
+        eid = event_id(row.session_key, row.seq)
+        sid = session_id(row.session_key)
+        join = joins.get((row.session_key, row.seq))
+        opened: Json = {"event_id": eid, "session_id": sid}
+        if join is not None and join.turn_exists:
+            opened["turn_id"] = turn_id(row.session_key, join.turn_seq)
+        out.append(
+            {
+                "rank": rank,
+                "id": eid,
+                "event": {
+                    "id": eid,
+                    "session_id": sid,
+                    "harness": row.harness,
+                    "source": row.source,
+                    "timestamp": format_timestamp(join.timestamp) if join is not None else None,
+                    "tool_name": row.tool_name,
+                    "phase": "request",
+                    "turn": join.turn_seq if join is not None and join.turn_exists else None,
+                    "match_kind": row.match_kind,
+                    "worktree_root": row.worktree_root,
+                    "action_preview": row.action_preview,
+                },
+                "open": opened,
+            }
+        )
+    return out
+
+
+def _session_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap: int) -> list[Json]:
+    rollups = touch_sessions(store, touch_filter, limit, scan_cap)
+    joins = trace_joins(store, [(r.session_key, r.latest_seq) for r in rollups])
+    out: list[Json] = []
+    for rank, rollup in enumerate(rollups, start=1):
+        sid = session_id(rollup.session_key)
+        opened: Json = {"session_id": sid, "event_id": event_id(rollup.session_key, rollup.latest_seq)}
+        join = joins.get((rollup.session_key, rollup.latest_seq))
+        if join is not None and join.turn_exists:
+            opened["turn_id"] = turn_id(rollup.session_key, join.turn_seq)
+        out.append(
+            {
+                "rank": rank,
+                "id": sid,
+                "session": {
+                    "id": sid,
+                    "harness": rollup.harness,
+                    "source": rollup.source,
+                    "first_touch": format_timestamp(rollup.first_touch),
+                    "last_touch": format_timestamp(rollup.last_touch),
+                    "touch_count": rollup.touch_count,
+                    "tools": list(rollup.tools),
+                    "worktree_roots": list(rollup.worktree_roots),
+                    "match_kinds": list(rollup.match_kinds),
+                },
+                "open": opened,
+            }
+        )
+    return out

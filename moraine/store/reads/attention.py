@@ -1,0 +1,290 @@
+"""file_attention's queries: touches of one tail, filtered, summarized by root, paged as events or sessions.
+
+Every read is a key-range lookup on ``touches`` (ORDER BY tail, ...); touches whose root is unknown are also found by
+suffix through the ``by_rpath`` projection (migration 002). At most ``scan_cap`` matching touches, newest first, are
+considered; beyond that the summary says ``scan_truncated``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from moraine.store.client import Store
+
+__all__ = [
+    "READ_TOOLS",
+    "SCAN_CAP",
+    "UNKNOWN_ROOT",
+    "RootBucket",
+    "SessionRollup",
+    "TouchFilter",
+    "TouchRow",
+    "TouchStats",
+    "TraceJoin",
+    "touch_events",
+    "touch_sessions",
+    "touch_stats",
+    "trace_joins",
+]
+
+SCAN_CAP = 100_000
+UNKNOWN_ROOT = "(unknown)"
+# Pure-read tools (lower case) that mutations_only leaves out.
+READ_TOOLS: tuple[str, ...] = (
+    "read",
+    "readfile",
+    "read_file",
+    "read_many_files",
+    "notebookread",
+    "notebook_read",
+    "view",
+    "view_file",
+    "cat",
+    "head",
+    "tail",
+    "less",
+    "grep",
+    "grep_search",
+    "rg",
+    "search",
+    "codebase_search",
+    "file_search",
+    "glob",
+    "ls",
+    "list",
+    "list_dir",
+    "list_files",
+    "find",
+    "stat",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TouchFilter:
+    """Which touches count: the tail (absolute when nothing was stripped) and the request's filters."""
+
+    tail: str
+    tail_is_absolute: bool
+    project_id: str | None = None  # scope=project: only this project's touches
+    start: datetime | None = None  # inclusive
+    end: datetime | None = None  # exclusive
+    tool: str | None = None  # case-insensitive
+    harness: str | None = None
+    source: str | None = None
+    mutations_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RootBucket:
+    root: str | None  # None: unknown root
+    touch_count: int
+    session_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TouchStats:
+    total_touches: int
+    distinct_sessions: int
+    first_touch: datetime | None
+    last_touch: datetime | None
+    roots: tuple[RootBucket, ...]
+    scan_truncated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TouchRow:
+    session_key: int
+    seq: int
+    turn_seq: int
+    harness: str
+    source: str
+    timestamp: datetime | None
+    tool_name: str
+    match_kind: str
+    worktree_root: str | None
+    action_preview: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRollup:
+    session_key: int
+    harness: str
+    source: str
+    first_touch: datetime | None
+    last_touch: datetime | None
+    touch_count: int
+    tools: tuple[str, ...]
+    worktree_roots: tuple[str, ...]
+    match_kinds: tuple[str, ...]
+    latest_seq: int
+    latest_turn_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class TraceJoin:
+    """What the trace knows about a touched event: its timestamp, its turn, and whether that turn is stored."""
+
+    timestamp: datetime | None
+    turn_seq: int
+    turn_exists: bool
+
+
+_COLUMNS = "session_key, seq, turn_seq, harness, source, timestamp, tool_name, match_kind, worktree_root, action_preview"
+_ORDER = "timestamp DESC NULLS LAST, session_key DESC, seq DESC"
+
+
+def _filters(f: TouchFilter) -> tuple[str, dict[str, Any]]:
+    clauses: list[str] = []
+    params: dict[str, Any] = {"tail": f.tail}
+    if f.project_id is not None:
+        clauses.append("project_id = {project:String}")
+        params["project"] = f.project_id
+    if f.start is not None:
+        clauses.append("timestamp >= {start:DateTime64(3, 'UTC')}")
+        params["start"] = f.start
+    if f.end is not None:
+        clauses.append("timestamp < {end:DateTime64(3, 'UTC')}")
+        params["end"] = f.end
+    if f.tool is not None:
+        clauses.append("lowerUTF8(tool_name) = lowerUTF8({tool:String})")
+        params["tool"] = f.tool
+    if f.mutations_only:
+        clauses.append("lowerUTF8(tool_name) NOT IN {reads:Array(String)}")
+        params["reads"] = list(READ_TOOLS)
+    if f.harness is not None:
+        clauses.append("harness = {harness:String}")
+        params["harness"] = f.harness
+    if f.source is not None:
+        clauses.append("source = {source:String}")
+        params["source"] = f.source
+    return "".join(f" AND {clause}" for clause in clauses), params
+
+
+def _matched(store: Store, f: TouchFilter, cap: int) -> tuple[str, dict[str, Any]]:
+    """Return SQL selecting the scanned touches (newest first, at most ``cap``) and its parameters."""
+    where, params = _filters(f)
+    table = store.table("touches")
+    exact = f"SELECT {_COLUMNS} FROM {table} WHERE tail = {{tail:String}}{where}"
+    if f.tail_is_absolute:
+        # Known-root touches of this very file (their tail is relative): found by their full path.
+        suffix = (
+            f"SELECT {_COLUMNS} FROM {table} WHERE startsWith(rpath, reverse({{tail:String}})) "
+            f"AND path = {{tail:String}} AND tail != {{tail:String}}{where}"
+        )
+    else:
+        # Unknown-root touches keep an absolute (or cwd-less relative) tail: match it by suffix "/tail".
+        suffix = (
+            f"SELECT {_COLUMNS} FROM {table} WHERE startsWith(rpath, reverse(concat('/', {{tail:String}}))) "
+            f"AND worktree_root IS NULL AND tail != {{tail:String}}{where}"
+        )
+    params["cap"] = cap
+    sql = f"SELECT * FROM ({exact} UNION ALL {suffix}) ORDER BY {_ORDER} LIMIT {{cap:UInt64}}"
+    return sql, params
+
+
+def touch_stats(store: Store, f: TouchFilter, scan_cap: int = SCAN_CAP) -> TouchStats:
+    """Return totals and root buckets over the scanned touches."""
+    matched, params = _matched(store, f, scan_cap + 1)
+    rows = store.query(
+        f"SELECT grouping(worktree_root) AS total, worktree_root, count(), uniqExact(session_key), "
+        f"min(timestamp), max(timestamp) FROM ({matched}) GROUP BY GROUPING SETS ((worktree_root), ())",
+        params,
+    )
+    total = next((row for row in rows if row[0] == 1), None)
+    buckets = [RootBucket(row[1], int(row[2]), int(row[3])) for row in rows if row[0] == 0]
+    count = int(total[2]) if total else 0
+    if count <= scan_cap:
+        return TouchStats(
+            total_touches=count,
+            distinct_sessions=int(total[3]) if total else 0,
+            first_touch=total[4] if total else None,
+            last_touch=total[5] if total else None,
+            roots=_sorted(buckets),
+            scan_truncated=False,
+        )
+    # Over the cap: recompute over exactly scan_cap touches (the newest), and say so.
+    matched, params = _matched(store, f, scan_cap)
+    rows = store.query(
+        f"SELECT grouping(worktree_root) AS total, worktree_root, count(), uniqExact(session_key), "
+        f"min(timestamp), max(timestamp) FROM ({matched}) GROUP BY GROUPING SETS ((worktree_root), ())",
+        params,
+    )
+    total = next(row for row in rows if row[0] == 1)
+    buckets = [RootBucket(row[1], int(row[2]), int(row[3])) for row in rows if row[0] == 0]
+    return TouchStats(int(total[2]), int(total[3]), total[4], total[5], _sorted(buckets), True)
+
+
+def _sorted(buckets: Sequence[RootBucket]) -> tuple[RootBucket, ...]:
+    return tuple(sorted(buckets, key=lambda b: (-b.touch_count, b.root is None, b.root or "")))
+
+
+def touch_events(store: Store, f: TouchFilter, limit: int, scan_cap: int = SCAN_CAP) -> list[TouchRow]:
+    """Return the newest ``limit`` scanned touches (timestamp desc, nulls last, then event desc)."""
+    matched, params = _matched(store, f, scan_cap)
+    params["limit"] = limit
+    rows = store.query(f"SELECT * FROM ({matched}) ORDER BY {_ORDER} LIMIT {{limit:UInt64}}", params)
+    return [TouchRow(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9]) for r in rows]
+
+
+def touch_sessions(store: Store, f: TouchFilter, limit: int, scan_cap: int = SCAN_CAP) -> list[SessionRollup]:
+    """Return one rollup per session over the scanned touches, most recently touching session first."""
+    matched, params = _matched(store, f, scan_cap)
+    params["limit"] = limit
+    rows = store.query(
+        "SELECT session_key, any(harness), any(source), min(timestamp), max(timestamp) AS last, count(), "
+        f"groupUniqArray(tool_name), groupUniqArray(ifNull(worktree_root, '{UNKNOWN_ROOT}')), "
+        "groupUniqArray(match_kind), "
+        "argMax(tuple(seq, turn_seq), tuple(ifNull(toUnixTimestamp64Milli(timestamp), toInt64(-1)), seq)) "
+        f"FROM ({matched}) GROUP BY session_key "
+        "ORDER BY last DESC NULLS LAST, session_key DESC LIMIT {limit:UInt64}",
+        params,
+    )
+    return [
+        SessionRollup(
+            session_key=int(r[0]),
+            harness=r[1],
+            source=r[2],
+            first_touch=r[3],
+            last_touch=r[4],
+            touch_count=int(r[5]),
+            tools=tuple(sorted(r[6])),
+            worktree_roots=tuple(sorted(r[7])),
+            match_kinds=tuple(sorted(r[8])),
+            latest_seq=int(r[9][0]),
+            latest_turn_seq=int(r[9][1]),
+        )
+        for r in rows
+    ]
+
+
+def trace_joins(store: Store, keys: Sequence[tuple[int, int]]) -> Mapping[tuple[int, int], TraceJoin]:
+    """Join touched events ``(session_key, seq)`` to the trace; events absent from the store are left out."""
+    if not keys:
+        return {}
+    sessions = sorted({key for key, _ in keys})
+    events = store.query(
+        f"SELECT session_key, seq, turn_seq, timestamp FROM {store.table('events')} "
+        "WHERE session_key IN {sessions:Array(UInt64)} "
+        "AND (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
+        {"sessions": sessions, "pairs": sorted(set(keys))},
+    )
+    pairs = sorted({(int(r[0]), int(r[2])) for r in events if int(r[2]) > 0})
+    turns = (
+        {
+            (int(r[0]), int(r[1]))
+            for r in store.query(
+                f"SELECT session_key, turn_seq FROM {store.table('turns')} "
+                "WHERE session_key IN {sessions:Array(UInt64)} "
+                "AND (session_key, turn_seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
+                {"sessions": sessions, "pairs": pairs},
+            )
+        }
+        if pairs
+        else set()
+    )
+    return {
+        (int(r[0]), int(r[1])): TraceJoin(r[3], int(r[2]), (int(r[0]), int(r[2])) in turns) for r in events
+    }
