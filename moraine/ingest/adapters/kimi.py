@@ -1,0 +1,176 @@
+"""Kimi CLI wire logs (``~/.kimi/sessions/**/wire.jsonl``) -> normalized events.
+
+Line one is ``{"type": "metadata", ...}``; every other line is ``{timestamp: <Unix seconds>, message: {type,
+payload}}``. ``TurnBegin.user_input`` is the user's prompt; ``ContentPart`` carries reasoning (``think``) or text;
+``ToolCall``/``ToolResult`` pair by id; ``StepBegin``, ``StatusUpdate``, streaming ``ToolCallPart`` deltas and
+``SubagentEvent`` mirrors carry nothing to index. ``TurnEnd`` and ``StepInterrupted`` end a turn (the wire log
+names no final answer, so none is flagged). A sub-agent's log (``<session>/subagents/<agent>/wire.jsonl``) is its
+own session, ``<session>:<agent>``, linked to its parent and marked as a sidechain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from moraine.ingest.adapters._calls import recall_call, remember_call
+from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters.base import StreamContext
+from moraine.ingest.adapters.fields import (
+    as_dict,
+    as_str,
+    canonical_tool_name,
+    output_text,
+    parse_json_string,
+    parse_timestamp,
+)
+from moraine.ingest.model import (
+    ContentFormat,
+    Emitted,
+    Event,
+    EventType,
+    IngestError,
+    RawRecord,
+    SessionInfo,
+    TerminalKind,
+)
+
+__all__ = ["KimiAdapter"]
+
+_SILENT = frozenset({"StepBegin", "StatusUpdate", "ToolCallPart", "SubagentEvent", "CompactionBegin"})
+
+
+class KimiAdapter:
+    """Normalize Kimi CLI wire logs, sub-agent logs included."""
+
+    harness = "kimi-cli"
+
+    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+        """Return the events, session metadata and ingest errors of one wire line."""
+        data = record.data
+        if not isinstance(data, dict):
+            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
+        out: list[Emitted] = []
+        session, parent = _session_of(ctx)
+        if not ctx.state.get("announced"):
+            ctx.state["announced"] = True
+            out.append(SessionInfo(session=session, parent_session=parent))
+        if data.get("type") == "metadata":
+            return out
+        message = data.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            out.append(IngestError("malformed_record", "wire line without a typed message"))
+            return out
+        timestamp, error = parse_timestamp(data.get("timestamp"))
+        if error is not None:
+            out.append(error)
+        kind = message["type"]
+        payload = as_dict(message.get("payload"))
+        base = _Base(session, timestamp, kind, parent is not None)
+        if kind == "TurnBegin":
+            text = _user_text(payload.get("user_input"))
+            out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
+        elif kind == "ContentPart":
+            out.extend(_content(payload, base))
+        elif kind == "ToolCall":
+            out.append(_tool_call(payload, base, ctx))
+        elif kind == "ToolResult":
+            out.append(_tool_result(payload, base, ctx))
+        elif kind == "TurnEnd":
+            out.append(base.event(EventType.RUNTIME, terminal=True, terminal_kind=TerminalKind.STOPPED))
+        elif kind == "StepInterrupted":
+            out.append(base.event(EventType.RUNTIME, terminal=True, terminal_kind=TerminalKind.INTERRUPTED))
+        elif kind == "CompactionEnd":
+            out.append(base.event(EventType.COMPACTION))
+        elif kind not in _SILENT:
+            out.append(IngestError("unknown_record", f"unknown wire message type {kind[:40]!r}"))
+        return out
+
+
+class _Base:
+    """Fields every event of one wire line shares."""
+
+    def __init__(self, session: str, timestamp: datetime | None, kind: str, sidechain: bool) -> None:
+        self.session = session
+        self.timestamp = timestamp
+        self.kind = kind
+        self.sidechain = sidechain
+
+    def event(self, type_: EventType, **fields: Any) -> Event:
+        provenance = {"message_type": self.kind, **fields.pop("provenance", {})}
+        return Event(
+            session=self.session,
+            type=type_,
+            timestamp=self.timestamp,
+            sidechain=self.sidechain,
+            provenance=provenance,
+            **fields,
+        )
+
+
+def _session_of(ctx: StreamContext) -> tuple[str, str | None]:
+    """Return ``(session, parent session)`` from the log's location."""
+    directory = ctx.path.parent
+    if directory.parent.name == "subagents":
+        parent = directory.parent.parent.name
+        return f"{parent}:{directory.name}", parent
+    return directory.name, None
+
+
+def _user_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "\n".join(
+            part["text"] for part in value if isinstance(part, dict) and isinstance(part.get("text"), str)
+        )
+    return ""
+
+
+def _content(payload: dict[str, Any], base: _Base) -> list[Emitted]:
+    kind = payload.get("type")
+    if kind == "think" and isinstance(payload.get("think"), str):
+        return [
+            base.event(EventType.REASONING, text=payload["think"], content_format=ContentFormat.REASONING)
+        ]
+    if kind == "text" and isinstance(payload.get("text"), str):
+        return [base.event(EventType.ASSISTANT_RESPONSE, text=payload["text"])]
+    return []
+
+
+def _tool_call(payload: dict[str, Any], base: _Base, ctx: StreamContext) -> Event:
+    function = as_dict(payload.get("function"))
+    raw_name = as_str(function.get("name")) or "unknown"
+    name, is_moraine = canonical_tool_name(raw_name)
+    call_id = as_str(payload.get("id"))
+    remember_call(ctx.state, call_id, name)
+    arguments = parse_json_string(function.get("arguments"))
+    return base.event(
+        EventType.TOOL_CALL,
+        text=render_call(name, arguments),
+        content_format=ContentFormat.TOOL_CALL,
+        tool_name=name,
+        tool_call_id=call_id,
+        arguments=arguments,
+        is_moraine_tool=is_moraine,
+        provenance={"original_tool_name": raw_name} if raw_name != name else {},
+    )
+
+
+def _tool_result(payload: dict[str, Any], base: _Base, ctx: StreamContext) -> Event:
+    call_id = as_str(payload.get("tool_call_id"))
+    name = recall_call(ctx.state, call_id)
+    value = as_dict(payload.get("return_value"))
+    output = value.get("output")
+    text = output_text(output) if output not in (None, "") else as_str(value.get("message")) or ""
+    error = value.get("is_error")
+    return base.event(
+        EventType.TOOL_RESPONSE,
+        text=text,
+        content_format=ContentFormat.TOOL_RESPONSE,
+        tool_name=name,
+        tool_call_id=call_id,
+        tool_error=error if isinstance(error, bool) else None,
+        is_moraine_tool=bool(name) and canonical_tool_name(name)[1],
+    )

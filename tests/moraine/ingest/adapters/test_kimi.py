@@ -1,0 +1,48 @@
+"""Kimi CLI adapter: goldens over the project's own wire logs (session and sub-agent), plus behaviours."""
+
+from __future__ import annotations
+
+from adapter_goldens import FIXTURES, assert_golden, events, jsonl_records, run_adapter
+
+from moraine.ingest.adapters.kimi import KimiAdapter
+
+SESSION_DIR = next((FIXTURES / "kimi-cli/sessions").glob("*/*"))
+WIRE = SESSION_DIR / "wire.jsonl"
+CHILD = next(SESSION_DIR.glob("subagents/*/wire.jsonl"))
+
+
+def normalized(path) -> list[dict]:
+    items, _ = run_adapter(KimiAdapter(), jsonl_records(path), path, "kimi-cli")
+    return items
+
+
+def test_kimi_wire_log_matches_golden() -> None:
+    assert_golden(normalized(WIRE), FIXTURES / "kimi-cli/expected/wire.golden.json")
+
+
+def test_kimi_subagent_log_matches_golden() -> None:
+    assert_golden(normalized(CHILD), FIXTURES / "kimi-cli/expected/subagent.golden.json")
+
+
+def test_subagent_is_its_own_session_linked_to_the_parent() -> None:
+    items = normalized(CHILD)
+    assert items[0]["item"] == "session_info"
+    assert items[0]["session"] == "e4d3c2b1-aaaa-4bbb-8ccc-ddddeeeeffff:agent-7f7f7f7f"
+    assert items[0]["parent_session"] == "e4d3c2b1-aaaa-4bbb-8ccc-ddddeeeeffff"
+    assert all(e["sidechain"] for e in events(items))
+
+
+def test_turn_end_and_interrupt_end_turns_and_tool_results_know_their_tool() -> None:
+    items = events(normalized(WIRE))
+    assert [(e["type"], e["terminal_kind"]) for e in items if e["terminal"]] == [
+        ("runtime", "stopped"),
+        ("runtime", "interrupted"),
+    ]
+    results = [(e["tool_name"], e["text"], e["tool_error"]) for e in items if e["type"] == "tool_response"]
+    assert results == [("ReadFile", "while(1){ poll(); }", False), ("Shell", "make: *** no rule lint", True)]
+    assert not any("MIRROR" in e["text"] for e in items)
+
+
+def test_unknown_and_malformed_wire_lines_are_reported() -> None:
+    reasons = [i["reason"] for i in normalized(WIRE) if i["item"] == "ingest_error"]
+    assert reasons == ["unknown_record", "timestamp_parse_error", "malformed_record"]
