@@ -323,3 +323,45 @@ def test_bad_ranges_and_limits_are_request_errors(store: Store, corpus: Layout) 
     assert resolve_limit(None, 500) == 50
     with pytest.raises(RequestError):
         resolve_limit(501, 500)
+
+
+@pytest.mark.parametrize(
+    ("launch", "overrides"),
+    [
+        ("repo", {}),
+        ("repo", {"granularity": "sessions"}),
+        ("repo", {"scope": "all", "limit": 1}),
+        (None, {}),
+        ("plain", {"path": "/nowhere/x.py", "scope": "all", "granularity": "sessions"}),
+    ],
+)
+def test_responses_validate_against_the_published_schema(
+    store: Store, corpus: Layout, launch: str | None, overrides: dict[str, Any]
+) -> None:
+    from generated.validators import file_attention_response
+
+    request: dict[str, Any] = {
+        "path": "src/app.py",
+        "scope": "project",
+        "granularity": "events",
+        "start_datetime": None,
+        "end_datetime": None,
+        "tool": None,
+        "harness": None,
+        "source": None,
+        "mutations_only": False,
+        "limit": 50,
+        **overrides,
+    }
+    launch_dir = None if launch is None else str(getattr(corpus, launch))
+    result = file_attention_data(store, launch_dir=launch_dir, **request)
+    envelope = {
+        "schema_version": "moraine.mcp.file_attention.v1",
+        "tool": "file_attention",
+        "request": request,
+        "data": result.data,
+        "warnings": result.warnings,
+        "performance": {"elapsed_ms": 1},
+    }
+    file_attention_response.validate(envelope)
+    assert result.data["granularity"] in result.data
