@@ -102,8 +102,10 @@ class Ingestor:
         redact: bool = True,
         progress: Progress | None = None,
         stop: threading.Event | None = None,
+        adapters: dict[str, Adapter] | None = None,
     ) -> None:
         self.store = store
+        self.adapters = dict(adapters or {})  # source name -> adapter, overriding the harness registry
         self.batch_size = batch_size
         self.redact = redact
         self.progress = progress
@@ -127,7 +129,11 @@ class Ingestor:
         self._sessions_seen = set()
         plan: list[tuple[SourceConfig, Adapter, Reader, list[Path]]] = []
         for source in sources:
-            adapter = (adapters or {}).get(source.name) or adapter_for(source.harness)
+            adapter = (
+                (adapters or {}).get(source.name)
+                or self.adapters.get(source.name)
+                or adapter_for(source.harness)
+            )
             reader = reader_for(source.format)
             if adapter is None or reader is None:
                 self._summary.no_adapter.append(source.name)

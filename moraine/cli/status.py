@@ -1,0 +1,71 @@
+"""``moraine status``: what the store holds, per-source coverage, and the most recent ingest errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from moraine.config import load_config
+from moraine.errors import ConfigError, StoreError
+from moraine.ingest.adapters import has_adapter, reader_for
+from moraine.ingest.discovery import discover
+from moraine.store.client import Store
+from moraine.store.status import recent_errors, source_coverage, table_counts
+
+__all__ = ["status"]
+
+
+@click.command("status")
+@click.option(
+    "--errors", "error_limit", type=click.IntRange(min=0), default=10, help="Recent ingest errors to show."
+)
+@click.pass_context
+def status(ctx: click.Context, error_limit: int) -> None:
+    """Print store counts, per-source coverage (files found vs indexed) and recent ingest errors."""
+    console = Console(width=None if Console().is_terminal else 160)
+    raw = (ctx.obj or {}).get("config_path")
+    try:
+        config = load_config(Path(raw) if raw else None)
+        store = Store.open(config.store_dsn, config.database)
+    except (ConfigError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        counts = table_counts(store)
+        coverage = source_coverage(store)
+        errors = recent_errors(store, error_limit)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        store.close()
+    console.print(f"store {config.store_dsn} (database {config.database})")
+    console.print(" · ".join(f"{name} {count}" for name, count in counts.items()))
+    table = Table(
+        "source", "harness", "enabled", "found", "indexed", "sessions", "events", "errors", "last ingest"
+    )
+    for source in config.sources:
+        cov = coverage.get(source.name)
+        if not has_adapter(source.harness) or reader_for(source.format) is None:
+            found = "no adapter yet"
+        else:
+            found = str(len(discover(source))) if source.enabled else "-"
+        table.add_row(
+            source.name,
+            source.harness,
+            "yes" if source.enabled else "no",
+            found,
+            str(cov.files if cov else 0),
+            str(cov.sessions if cov else 0),
+            str(cov.events if cov else 0),
+            str(cov.errors if cov else 0),
+            cov.last_ingest.isoformat(timespec="seconds") if cov and cov.last_ingest else "-",
+        )
+    console.print(table)
+    if errors:
+        console.print("recent ingest errors:")
+        for err in errors:
+            console.print(
+                f"  {err.at:%Y-%m-%d %H:%M:%S} {err.source} {err.path}:{err.line_no} {err.reason}: {err.detail[:160]}"
+            )
