@@ -158,7 +158,11 @@ def generate(out: Path, events: int, seed: int = 1) -> CorpusSummary:
         "files": len(sessions),
         "sources": list(SOURCES),
         "time_range": {"start": iso(_END_MS - _SPAN_MS), "end": max(s["ended_at"] for s in sessions)},
-        "queries": {"common": list(_COMMON), "multi": list(_MULTI)},
+        "queries": {
+            "common": list(_COMMON),
+            "multi": list(_MULTI),
+            "paths": [p.paths[0] for p in projects[:3]],
+        },
         "needles": [n.to_json() for n in needles if n.locations],
         "sessions": sessions,
     }

@@ -1,0 +1,88 @@
+"""Command line: ``python -m tools.bench --events N [--corpus DIR] [--json out.json]``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from tools.bench.report import print_report
+from tools.bench.run import Options, run_benchmark
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--events",
+    type=click.IntRange(min=100),
+    default=100_000,
+    show_default=True,
+    help="Corpus size (records).",
+)
+@click.option(
+    "--corpus",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Reuse this generated corpus, or generate into it when empty (default: a temporary directory).",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Corpus seed.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report as JSON here.",
+)
+@click.option(
+    "--repeat", type=click.IntRange(min=1), default=40, show_default=True, help="Warm calls per case."
+)
+@click.option(
+    "--cold-repeat", type=click.IntRange(min=1), default=8, show_default=True, help="Cold calls per case."
+)
+@click.option(
+    "--clients", type=click.IntRange(min=1), default=8, show_default=True, help="Concurrent clients."
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Calls per case per concurrent client.",
+)
+@click.option(
+    "--watch-probes",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Lines appended in watch mode (0: skip).",
+)
+@click.option("--keep", is_flag=True, help="Keep the temporary store and corpus.")
+def main(
+    events: int,
+    corpus: Path | None,
+    seed: int,
+    json_out: Path | None,
+    repeat: int,
+    cold_repeat: int,
+    clients: int,
+    rounds: int,
+    watch_probes: int,
+    keep: bool,
+) -> None:
+    """Generate (or reuse) a corpus, ingest it into a fresh store and measure ingest and the four tools."""
+    started = time.perf_counter()
+    options = Options(events, corpus, seed, repeat, cold_repeat, clients, rounds, 3, watch_probes, keep)
+    report = run_benchmark(options)
+    report.phases["total"] = time.perf_counter() - started
+    console = Console() if sys.stdout.isatty() else Console(width=170)  # files/pipes: no wrapped columns
+    print_report(report, console)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+        click.echo(f"JSON report: {json_out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Full ingest of a corpus in a child process: wall time, throughput and the child's peak RSS."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tools.bench.home import bench_env
+
+__all__ = ["IngestRun", "run_ingest"]
+
+
+@dataclass(frozen=True, slots=True)
+class IngestRun:
+    via: str
+    wall_seconds: float  # process start to exit (interpreter, store open, migrations, ingest)
+    ingest_seconds: float  # the ingest call alone, as the child measured it
+    raw_events: int  # records in the corpus
+    stored_events: int  # rows in the events table afterwards
+    raw_bytes: int
+    peak_rss_mb: float
+    files: int
+    errors: int
+
+    @property
+    def events_per_second(self) -> float:
+        return self.raw_events / self.ingest_seconds if self.ingest_seconds else 0.0
+
+    @property
+    def mb_per_second(self) -> float:
+        return self.raw_bytes / 1e6 / self.ingest_seconds if self.ingest_seconds else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "via": self.via,
+            "wall_seconds": round(self.wall_seconds, 2),
+            "ingest_seconds": round(self.ingest_seconds, 2),
+            "raw_events": self.raw_events,
+            "stored_events": self.stored_events,
+            "raw_mb": round(self.raw_bytes / 1e6, 1),
+            "events_per_second": round(self.events_per_second),
+            "mb_per_second": round(self.mb_per_second, 2),
+            "peak_rss_mb": round(self.peak_rss_mb, 1),
+            "files": self.files,
+            "errors": self.errors,
+        }
+
+
+def run_ingest(home: Path, raw_events: int, raw_bytes: int) -> IngestRun:
+    """Run ``tools.bench.ingest_worker`` under ``home`` and measure it (peak RSS via wait4's rusage)."""
+    command = [sys.executable, "-m", "tools.bench.ingest_worker"]
+    log = home / "ingest.stderr.log"
+    started = time.perf_counter()
+    with log.open("wb") as stderr:
+        child = subprocess.Popen(command, env=bench_env(home), stdout=subprocess.PIPE, stderr=stderr)
+        assert child.stdout is not None
+        out = child.stdout.read()  # stdout is one JSON line; stderr goes to a file, so nothing blocks
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage (peak RSS)
+    wall = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-15:]
+        raise RuntimeError("ingest failed (exit %d):\n%s" % (child.returncode, "\n".join(tail)))
+    result = json.loads(out.decode("utf-8").strip().splitlines()[-1])
+    return IngestRun(
+        via="moraine.ingest.pipeline.ingest_once (library, child process)",
+        wall_seconds=wall,
+        ingest_seconds=float(result["ingest_seconds"]),
+        raw_events=raw_events,
+        stored_events=int(result["stored_events"]),
+        raw_bytes=raw_bytes,
+        peak_rss_mb=usage.ru_maxrss / 1024,  # Linux reports KiB
+        files=int(result["files"]),
+        errors=int(result["errors"]),
+    )

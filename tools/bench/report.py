@@ -1,0 +1,173 @@
+"""The benchmark report: one JSON document and a rich table of the same figures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from tools.bench.baseline import Baseline
+from tools.bench.ingest import IngestRun
+from tools.bench.latency import CaseResult, ConcurrentResult
+from tools.bench.relevance import Relevance
+
+__all__ = ["Report", "print_report"]
+
+Json = dict[str, Any]
+
+
+@dataclass(slots=True)
+class Report:
+    machine: Json
+    corpus: Json
+    client: str
+    ingest: IngestRun | None = None
+    watch: Json | None = None
+    warm: list[CaseResult] = field(default_factory=list)
+    cold: list[CaseResult] = field(default_factory=list)
+    cold_method: str = ""
+    concurrent: ConcurrentResult | None = None
+    baseline: dict[str, Baseline] = field(default_factory=dict)
+    relevance: Relevance | None = None
+    phases: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def search_ratio(self) -> dict[str, float]:
+        """Return baseline p50 / warm search p50, per query class (global scope)."""
+        out = {}
+        for cls, base in self.baseline.items():
+            warm = next((r for r in self.warm if r.name == f"search {cls} global"), None)
+            if warm is not None and warm.latency is not None and warm.latency.p50 > 0:
+                out[cls] = round(base.p50_ms / warm.latency.p50, 1)
+        return out
+
+    def to_json(self) -> Json:
+        def cases(results: list[CaseResult]) -> list[Json]:
+            return [
+                {
+                    "case": r.name,
+                    "tool": r.tool,
+                    **(r.latency.to_json() if r.latency else {}),
+                    "errors": r.errors,
+                }
+                for r in results
+            ]
+
+        concurrent = None
+        if self.concurrent is not None:
+            concurrent = {
+                "clients": self.concurrent.clients,
+                "calls": self.concurrent.calls,
+                "seconds": round(self.concurrent.seconds, 2),
+                "calls_per_second": round(self.concurrent.calls_per_second, 1),
+                "cases": cases(self.concurrent.cases),
+            }
+        return {
+            "machine": self.machine,
+            "corpus": self.corpus,
+            "client": self.client,
+            "ingest": self.ingest.to_json() if self.ingest else None,
+            "watch": self.watch,
+            "warm": cases(self.warm),
+            "cold": cases(self.cold),
+            "cold_method": self.cold_method,
+            "concurrent": concurrent,
+            "baseline": {
+                cls: {"tool": b.tool, "p50_ms": round(b.p50_ms, 1), "runs": b.runs}
+                for cls, b in self.baseline.items()
+            },
+            "search_speedup_vs_baseline": self.search_ratio(),
+            "relevance": self.relevance.to_json() if self.relevance else None,
+            "phases_seconds": {k: round(v, 1) for k, v in self.phases.items()},
+            "notes": self.notes,
+        }
+
+
+def _latency_table(
+    title: str, rows: list[tuple[str, CaseResult | None, CaseResult | None, CaseResult | None]]
+) -> Table:
+    table = Table(title=title)
+    table.add_column("case")
+    for head in (
+        "warm p50",
+        "warm p95",
+        "warm p99",
+        "cold p50",
+        "cold p95",
+        "cold p99",
+        "8× p50",
+        "8× p95",
+        "8× p99",
+    ):
+        table.add_column(head, justify="right")
+    table.add_column("errors", justify="right")
+
+    def cells(result: CaseResult | None) -> list[str]:
+        if result is None or result.latency is None:
+            return ["-", "-", "-"]
+        lat = result.latency
+        return [f"{lat.p50:.1f}", f"{lat.p95:.1f}", f"{lat.p99:.1f}"]
+
+    for name, warm, cold, conc in rows:
+        errors = sum(len(r.errors) for r in (warm, cold, conc) if r is not None)
+        table.add_row(name, *cells(warm), *cells(cold), *cells(conc), str(errors) if errors else "")
+    return table
+
+
+def print_report(report: Report, console: Console | None = None) -> None:
+    """Print the report as rich tables."""
+    console = console or Console()
+    m, c = report.machine, report.corpus
+    console.print(
+        f"[bold]Moraine benchmark[/bold]: {c['events']:,} events, {c['files']:,} files, {c['mb']:.1f} MB "
+        f"on {m['cpu']} ({m['nproc']} cores, {m['memory_gb']:.1f} GB RAM); tools via {report.client}"
+    )
+    if report.ingest is not None:
+        i = report.ingest
+        console.print(
+            f"ingest: {i.events_per_second:,.0f} events/s, {i.mb_per_second:.2f} MB/s "
+            f"({i.raw_events:,} records -> {i.stored_events:,} events in {i.ingest_seconds:.1f} s; "
+            f"process wall {i.wall_seconds:.1f} s), peak RSS {i.peak_rss_mb:,.0f} MB, {i.errors} ingest errors"
+        )
+    if report.watch is not None:
+        w = report.watch
+        if w.get("latency_ms") is not None:
+            console.print(
+                f"watch: a new line was searchable {w['latency_ms']:.0f} ms after it was written ({w['via']})"
+            )
+        else:
+            console.print(f"watch: not measured: {w.get('reason')}")
+    by_name = {r.name: r for r in report.warm}
+    cold = {r.name: r for r in report.cold}
+    conc = {r.name: r for r in report.concurrent.cases} if report.concurrent else {}
+    rows = [(name, by_name.get(name), cold.get(name), conc.get(name)) for name in by_name]
+    console.print(_latency_table("Tool latency (ms)", rows))
+    if report.concurrent is not None:
+        cc = report.concurrent
+        console.print(
+            f"8 concurrent clients: {cc.calls:,} calls in {cc.seconds:.1f} s = {cc.calls_per_second:.1f} calls/s"
+        )
+    console.print(f"cold = {report.cold_method}")
+    if report.baseline:
+        table = Table(title="Search vs. grep over the raw files (global scope, p50)")
+        for head in ("query class", "baseline", "baseline ms", "moraine warm ms", "speed-up"):
+            table.add_column(head, justify="right")
+        ratios = report.search_ratio()
+        for cls, base in report.baseline.items():
+            warm = by_name.get(f"search {cls} global")
+            moraine = f"{warm.latency.p50:.1f}" if warm and warm.latency else "-"
+            ratio = f"{ratios[cls]:.1f}×" if cls in ratios else "-"
+            table.add_row(cls, base.tool, f"{base.p50_ms:.0f}", moraine, ratio)
+        console.print(table)
+    if report.relevance is not None:
+        r = report.relevance
+        console.print(
+            f"relevance: needle first {r.top1}/{r.checked}, in top 10 {r.top10}/{r.checked}; "
+            f"file_attention exact {r.file_attention_exact}/{r.file_attention_checked}"
+        )
+        for miss in r.misses[:10]:
+            console.print(f"  miss: {miss}")
+    for note in report.notes:
+        console.print(f"note: {note}")

@@ -1,0 +1,193 @@
+"""The benchmark, end to end: corpus -> full ingest (child process) -> tool latency -> baseline -> watch."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from moraine.config import load_config
+from moraine.store.client import Store
+from tools.bench.baseline import run_baseline
+from tools.bench.cache import NO_RESULT_CACHES, disable_result_caches, make_cold
+from tools.bench.cases import build_cases
+from tools.bench.client import ToolClient, open_client
+from tools.bench.home import bench_env, write_config
+from tools.bench.ingest import run_ingest
+from tools.bench.latency import run_cold, run_concurrent, run_warm
+from tools.bench.machine import describe_machine
+from tools.bench.relevance import check_relevance
+from tools.bench.report import Report
+from tools.bench.watch import measure_watch
+from tools.corpus import MANIFEST, generate
+
+__all__ = ["Options", "run_benchmark"]
+
+Json = dict[str, Any]
+_RARE_KINDS = ("user_rare", "assistant_ident", "unicode", "cjk")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    events: int
+    corpus: Path | None = None
+    seed: int = 1
+    repeat: int = 40
+    cold_repeat: int = 8
+    clients: int = 8
+    rounds: int = 5
+    baseline_repeat: int = 3
+    watch_probes: int = 5
+    keep: bool = False
+
+
+def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Json, bool]:
+    """Return the corpus directory and its manifest, generating it when there is none; and whether it is new."""
+    root = options.corpus or scratch / "corpus"
+    manifest_path = root / MANIFEST
+    if manifest_path.exists():
+        manifest: Json = json.loads(manifest_path.read_text(encoding="utf-8"))
+        if manifest["events"] != options.events:
+            console.print(
+                f"reusing {root}: it holds {manifest['events']:,} events (--events {options.events:,} ignored)"
+            )
+        return root, manifest, False
+    if root.exists() and any(root.iterdir()):
+        raise ValueError(
+            f"{root} is not empty and has no {MANIFEST}: give an empty directory or a generated corpus"
+        )
+    console.print(f"generating {options.events:,} events into {root} (seed {options.seed}) ...")
+    generate(root, options.events, options.seed)
+    return root, json.loads(manifest_path.read_text(encoding="utf-8")), True
+
+
+def _baseline_queries(manifest: Json) -> dict[str, list[list[str]]]:
+    needles = manifest["needles"]
+    return {
+        "rare": [n["terms"] for n in needles if n["kind"] in _RARE_KINDS],
+        "common": [[q] for q in manifest["queries"]["common"]],
+        "multi-term": [q.split() for q in manifest["queries"]["multi"]],
+    }
+
+
+def run_benchmark(options: Options, console: Console | None = None) -> Report:
+    """Run every phase and return the report (temporary directories are removed unless ``keep``)."""
+    console = console or Console(stderr=True)
+    machine = describe_machine()
+    scratch = Path(tempfile.mkdtemp(prefix="moraine-bench-"))
+    phases: dict[str, float] = {}
+    try:
+        t = time.perf_counter()
+        root, manifest, generated = _corpus(options, scratch, console)
+        if generated:
+            phases["generate corpus"] = time.perf_counter() - t
+        corpus = {
+            "events": manifest["events"],
+            "files": manifest["files"],
+            "mb": manifest["bytes"] / 1e6,
+            "seed": manifest["seed"],
+            "dir": str(root),
+        }
+        home = scratch / "home"
+        write_config(home, root, manifest)
+        console.print(f"ingesting into {home} ...")
+        t = time.perf_counter()
+        ingest = run_ingest(home, manifest["events"], manifest["bytes"])
+        phases["ingest"] = time.perf_counter() - t
+        report = _query_phases(options, home, root, manifest, machine, corpus, console, phases)
+        report.ingest = ingest
+        load = machine["load_average_at_start"][0]
+        if load > 0.5 * machine["nproc"]:
+            report.notes.append(
+                f"the CPU was shared: load average {load} at start on {machine['nproc']} cores; "
+                "figures are pessimistic"
+            )
+        return report
+    finally:
+        if options.keep:
+            console.print(f"kept {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _query_phases(
+    options: Options,
+    home: Path,
+    root: Path,
+    manifest: Json,
+    machine: Json,
+    corpus: Json,
+    console: Console,
+    phases: dict[str, float],
+) -> Report:
+    env = bench_env(home)
+    config = load_config(Path(env["MORAINE_CONFIG"]))
+    store = Store.open(config.store_dsn, config.database)
+    disable_result_caches(store)
+    try:
+        with open_client(store, config.max_results) as client:
+            return _timed_phases(
+                options, store, client, home, root, manifest, machine, corpus, console, phases
+            )
+    finally:
+        store.close()
+
+
+def _timed_phases(
+    options: Options,
+    store: Store,
+    client: ToolClient,
+    home: Path,
+    root: Path,
+    manifest: Json,
+    machine: Json,
+    corpus: Json,
+    console: Console,
+    phases: dict[str, float],
+) -> Report:
+    report = Report(machine=machine, corpus=corpus, client=client.via, phases=phases)
+    t = time.perf_counter()
+    cases = build_cases(client, manifest)
+    report.relevance = check_relevance(client, manifest)
+    phases["discover ids + relevance"] = time.perf_counter() - t
+    console.print(f"timing {len(cases)} cases: warm ...")
+    t = time.perf_counter()
+    report.warm = run_warm(client, cases, options.repeat)
+    phases["warm"] = time.perf_counter() - t
+    console.print("cold ...")
+    t = time.perf_counter()
+    store_dir = home / "store"
+    report.cold = run_cold(client, cases, options.cold_repeat, lambda: make_cold(store, store_dir))
+    phases["cold"] = time.perf_counter() - t
+    failed = make_cold(store, store_dir)
+    report.cold_method = (
+        "each call right after SYSTEM DROP {MARK, UNCOMPRESSED, QUERY CONDITION, QUERY, PRIMARY INDEX, MMAP} "
+        "CACHE and posix_fadvise(DONTNEED) on every store file (evicts them from the OS page cache)"
+        + (f"; not supported here: {', '.join(failed)}" if failed else "")
+    )
+    console.print(f"{options.clients} concurrent clients ...")
+    t = time.perf_counter()
+    report.concurrent = run_concurrent(client, cases, options.clients, options.rounds)
+    phases["concurrent"] = time.perf_counter() - t
+    console.print("baseline (grep over the raw files) ...")
+    t = time.perf_counter()
+    for cls, queries in _baseline_queries(manifest).items():
+        report.baseline[cls] = run_baseline(root, queries, options.baseline_repeat)
+    phases["baseline"] = time.perf_counter() - t
+    if options.watch_probes:
+        console.print("watch mode ...")
+        t = time.perf_counter()
+        report.watch = measure_watch(store, client, home / "live", options.watch_probes)
+        phases["watch"] = time.perf_counter() - t
+    report.notes.append(
+        "warm figures run with "
+        + ", ".join(f"{k}={v}" for k, v in NO_RESULT_CACHES.items())
+        + " so repeated queries are not served from result caches"
+    )
+    return report
