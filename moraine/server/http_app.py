@@ -1,0 +1,66 @@
+"""HTTP: the facade (POST /v1/tools/<tool> -> the same envelopes; GET /openapi.json) and MCP over streamable HTTP."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from generated.tools import TOOLS
+from moraine.errors import RequestError
+from moraine.server.failures import error_body
+from moraine.server.envelope import error_envelope
+from moraine.server.service import ToolService
+
+__all__ = ["MCP_PATH", "TOOL_PATH", "build_facade_app", "build_http_app", "facade_routes"]
+
+TOOL_PATH = "/v1/tools/{tool}"
+MCP_PATH = "/mcp"
+
+
+def _openapi_text() -> str:
+    return (resources.files("generated") / "openapi.json").read_text(encoding="utf-8")
+
+
+def facade_routes(service: ToolService) -> list[Route]:
+    """Return the facade's routes: one POST per tool and the OpenAPI document."""
+    openapi = _openapi_text()
+
+    async def call(request: Request) -> Response:
+        tool = request.path_params["tool"]
+        if tool not in TOOLS:
+            reply = await service.call(tool, {})
+            return JSONResponse(reply.envelope, status_code=404)
+        try:
+            arguments: Any = json.loads(await request.body())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            body = error_body(RequestError(f"request body must be a JSON object: {exc}"), tool)
+            return JSONResponse(error_envelope(tool, {}, body, [], 0))
+        reply = await service.call(tool, arguments)
+        return JSONResponse(reply.envelope)
+
+    async def openapi_document(request: Request) -> Response:
+        return Response(openapi, media_type="application/json")
+
+    return [
+        Route(TOOL_PATH, call, methods=["POST"]),
+        Route("/openapi.json", openapi_document, methods=["GET"]),
+    ]
+
+
+def build_facade_app(service: ToolService) -> Starlette:
+    """Return the HTTP facade alone (no MCP endpoint): what tests and schemathesis drive in-process."""
+    return Starlette(routes=facade_routes(service))
+
+
+def build_http_app(service: ToolService, server: Server[Any], host: str = "127.0.0.1") -> Starlette:
+    """Return MCP over streamable HTTP at /mcp plus the facade routes, in one ASGI app."""
+    return server.streamable_http_app(
+        streamable_http_path=MCP_PATH, host=host, custom_starlette_routes=facade_routes(service)
+    )

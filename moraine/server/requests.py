@@ -1,0 +1,60 @@
+"""Check a tool call's arguments and build its canonical request: schema -> defaults -> canonical -> model."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from generated.descriptors import DESCRIPTORS
+from generated.tools import TOOLS
+from generated.validators import VALIDATORS, JsonSchemaValueException
+from handlers.deps import Settings
+from moraine.errors import MoraineError, RequestError
+from moraine.server.canonical import CANONICALIZERS
+from moraine.server.schema_errors import argument_error
+
+__all__ = ["CheckedRequest", "check_request"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedRequest:
+    """A request ready for its handler: the canonical JSON (echoed in envelopes) and the generated model."""
+
+    canonical: dict[str, Any]
+    model: BaseModel
+
+
+def _with_defaults(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``arguments`` with every property present: missing or null ones take the schema default (or null)."""
+    out = dict(arguments)
+    for name, prop in schema.get("properties", {}).items():
+        if out.get(name) is None:
+            out[name] = prop.get("default")
+    return out
+
+
+def check_request(tool: str, arguments: Any, settings: Settings) -> CheckedRequest:
+    """Validate ``arguments`` of ``tool`` and return its canonical request.
+
+    Raises:
+        RequestError: (or a subclass) naming the field at fault.
+        MoraineError: the canonical request does not satisfy the spec (a bug in Moraine, internal_error).
+    """
+    contract = TOOLS[tool]
+    input_schema = DESCRIPTORS[tool]["inputSchema"]
+    if not isinstance(arguments, Mapping):
+        raise RequestError("arguments must be a JSON object")
+    try:
+        VALIDATORS[contract.arguments_validator](arguments)
+    except JsonSchemaValueException as exc:
+        raise argument_error(exc, input_schema) from exc
+    canonical = CANONICALIZERS[tool](_with_defaults(arguments, input_schema), settings)
+    try:
+        VALIDATORS[contract.request_validator](canonical.echo)
+        model = contract.request_model.model_validate(canonical.for_model())
+    except (JsonSchemaValueException, ValidationError) as exc:
+        raise MoraineError(f"canonical {tool} request does not match the spec: {exc}") from exc
+    return CheckedRequest(canonical.echo, model)

@@ -1,0 +1,97 @@
+"""Answer one tool call, whatever the transport: check -> handler (off the event loop) -> envelope -> validate."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from generated.tools import ERROR_VALIDATOR, TOOLS
+from generated.validators import VALIDATORS, JsonSchemaValueException
+from handlers import Deps, HandlerEntry
+from moraine.errors import MoraineError, RequestError
+from moraine.server.envelope import error_envelope, success_envelope
+from moraine.server.failures import ErrorBody, error_body
+from moraine.server.requests import CheckedRequest, check_request
+
+__all__ = ["ToolReply", "ToolService"]
+
+logger = logging.getLogger("moraine.server")
+_INVALID_RESPONSE = (
+    "Moraine built a {tool} response that does not match its schema; the server log has the details"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolReply:
+    """A finished tool call: the envelope to send and whether it is an error."""
+
+    envelope: dict[str, Any]
+    is_error: bool
+
+
+def _elapsed_ms(started: float) -> int:
+    return max(0, round((time.perf_counter() - started) * 1000))
+
+
+class ToolService:
+    """The four tools behind one ``call``: every outcome is a schema-valid envelope."""
+
+    def __init__(self, deps: Deps, handlers: Mapping[str, HandlerEntry]) -> None:
+        if set(handlers) != set(TOOLS):
+            raise ValueError(
+                f"handlers must cover exactly the spec tools {sorted(TOOLS)}, got {sorted(handlers)}"
+            )
+        self.deps = deps
+        self.handlers = dict(handlers)
+
+    async def call(self, tool: str, arguments: Any) -> ToolReply:
+        """Answer ``tool(arguments)`` with a success or error envelope (never raises for tool-level failures)."""
+        started = time.perf_counter()
+        request: dict[str, Any] = dict(arguments) if isinstance(arguments, Mapping) else {}
+        if tool not in self.handlers:
+            error = RequestError(
+                f"unknown tool {tool!r}; available tools: {', '.join(sorted(TOOLS))}", field="name"
+            )
+            return self._error(tool, request, error_body(error, tool), [], started)
+        try:
+            checked = check_request(tool, arguments, self.deps.settings)
+        except MoraineError as exc:
+            return self._error(tool, request, error_body(exc, tool), [], started)
+        try:
+            return await anyio.to_thread.run_sync(self._answer, tool, checked, started)
+        except Exception as exc:  # the outer boundary: any failure becomes an internal_error envelope
+            return self._error(tool, checked.canonical, error_body(exc, tool), [], started)
+
+    def _answer(self, tool: str, checked: CheckedRequest, started: float) -> ToolReply:
+        entry = self.handlers[tool]
+        try:
+            outcome = entry.handle(checked.model, self.deps)
+            data = outcome.data.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        except MoraineError as exc:
+            return self._error(tool, checked.canonical, error_body(exc, tool), [], started)
+        envelope = success_envelope(tool, checked.canonical, data, outcome.warnings, _elapsed_ms(started))
+        try:
+            VALIDATORS[TOOLS[tool].response_validator](envelope)
+        except JsonSchemaValueException as exc:
+            logger.error("invalid %s response (%s): %s", tool, exc.message, str(envelope)[:2000])
+            body = ErrorBody(
+                "internal_error", _INVALID_RESPONSE.format(tool=tool), {"reason": "invalid_response"}
+            )
+            return self._error(tool, checked.canonical, body, outcome.warnings, started)
+        return ToolReply(envelope, is_error=False)
+
+    def _error(
+        self, tool: str, request: dict[str, Any], body: ErrorBody, warnings: list[str], started: float
+    ) -> ToolReply:
+        envelope = error_envelope(tool, request, body, warnings, _elapsed_ms(started))
+        try:
+            VALIDATORS[ERROR_VALIDATOR](envelope)
+        except JsonSchemaValueException as exc:  # e.g. a non-string warning: send the bare error instead
+            logger.error("invalid error envelope for %s (%s)", tool, exc.message)
+            envelope = error_envelope(tool, {}, ErrorBody(body.code, body.message or body.code, {}), [], 0)
+        return ToolReply(envelope, is_error=True)
