@@ -308,7 +308,7 @@ def _assistant(rec: _Record) -> None:
     model = rec.text("model", message)
     if model == "<synthetic>":
         model = None
-    elif model and model != rec.state.session_value(rec.session, "model"):
+    elif model and not rec.inline_sidechain and model != rec.state.session_value(rec.session, "model"):
         rec.state.set_session_value(rec.session, "model", model)
         rec.out.append(SessionInfo(session=rec.session, model=model))
     stop = rec.text("stop_reason", message)
@@ -330,7 +330,7 @@ def _assistant(rec: _Record) -> None:
     else:
         rec.out.append(IngestError("invalid_field", "claude-code assistant message.content is not a list"))
         return
-    types = [block.get("type") if isinstance(block, dict) else None for block in blocks]
+    types = [_block_type(block) for block in blocks]
     last_call = max((i for i, t in enumerate(types) if t in _CALL_BLOCKS), default=-1)
     final = max((i for i, t in enumerate(types) if t == "text"), default=-1)
     candidate = final > last_call and stop != "tool_use" and not rec.inline_sidechain
@@ -348,10 +348,15 @@ def _assistant(rec: _Record) -> None:
         rec.state.set_session_value(rec.session, "turn_end", target.terminal_kind.value)
 
 
+def _block_type(block: Any) -> str | None:
+    kind = block.get("type") if isinstance(block, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
 def _assistant_block(
-    rec: _Record, block: Any, block_type: Any, model: str | None, *, is_final: bool
+    rec: _Record, block: Any, block_type: str | None, model: str | None, *, is_final: bool
 ) -> Event | None:
-    if not isinstance(block, dict) or not isinstance(block_type, str):
+    if not isinstance(block, dict) or block_type is None:
         rec.out.append(
             IngestError("invalid_field", "claude-code assistant content block has no string 'type'")
         )

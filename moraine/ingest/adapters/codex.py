@@ -104,7 +104,9 @@ class CodexAdapter:
             rec.out.append(error)
         kind = data.get("type")
         payload = data.get("payload")
-        if kind in _HANDLERS:
+        if not isinstance(kind, str | None):
+            rec.out.append(IngestError("malformed_record", "codex record has no string 'type'"))
+        elif kind in _HANDLERS:
             if isinstance(payload, dict):
                 _HANDLERS[kind](rec, payload)
             else:
@@ -314,6 +316,8 @@ def _first_user_message(rec: _Record, text: str) -> None:
 def _function_call(rec: _Record, payload: dict[str, Any], record_type: str) -> None:
     item_type = str(payload["type"])
     name = rec.text_field(payload, "name", item_type)
+    if "name" not in payload and item_type != "local_shell_call":
+        rec.out.append(IngestError("invalid_field", f"codex {item_type} has no tool name"))
     call_id = rec.text_field(payload, "call_id", item_type) or as_str(payload.get("id"))
     if item_type == "local_shell_call":
         name = name or "local_shell"
@@ -340,8 +344,6 @@ def _tool_call(
     arguments: Any,
     status: Any,
 ) -> None:
-    if name is None:
-        rec.out.append(IngestError("invalid_field", f"codex {item_type} has no tool name"))
     tool_name, is_moraine = canonical_tool_name(name) if name else (None, False)
     remember_call(rec.state, call_id, name)
     provenance: dict[str, Any] = {"original_tool_name": name} if name != tool_name else {}
