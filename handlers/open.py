@@ -19,10 +19,10 @@ from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
 from moraine.store.client import Store
 from moraine.store.reads.cursors import OpenCursor, decode_open_cursor, encode_open_cursor, stale_open_cursor
-from moraine.store.reads.events import event_neighbours, fetch_event, page_events
+from moraine.store.reads.events import fetch_event, page_events
 from moraine.store.reads.sessions import SessionRecord, fetch_session
 from moraine.store.reads.timestamps import format_timestamp
-from moraine.store.reads.turns import TurnRecord, fetch_turn, page_turns, turn_neighbours, turn_range
+from moraine.store.reads.turns import TurnRecord, fetch_turn, page_turns
 
 __all__ = ["open_data"]
 
@@ -33,9 +33,9 @@ def _maybe(make: Callable[[int, int], str], key: int, value: int | None) -> str 
     return None if value is None else make(key, value)
 
 
-def _session_data(store: Store, session: SessionRecord, page: Json | None) -> Json:
-    bounds = turn_range(store, session.key)
-    first, last = bounds if bounds else (None, None)
+def _session_data(session: SessionRecord, page: Json | None) -> Json:
+    last = session.turn_count or None
+    first = 1 if last else None
     return {
         "kind": "session",
         "session": opened_session(session),
@@ -50,8 +50,15 @@ def _session_data(store: Store, session: SessionRecord, page: Json | None) -> Js
     }
 
 
-def _turn_data(store: Store, turn: TurnRecord, session: SessionRecord, page: Json | None) -> Json:
-    previous, following = turn_neighbours(store, turn.key, turn.turn_seq)
+def _turn_neighbours(turn_seq: int, session: SessionRecord) -> tuple[int | None, int | None]:
+    """Turns are numbered 1..turn_count, so a turn's neighbours follow from its number."""
+    previous = turn_seq - 1 if turn_seq > 1 else None
+    following = turn_seq + 1 if turn_seq < session.turn_count else None
+    return previous, following
+
+
+def _turn_data(turn: TurnRecord, session: SessionRecord, page: Json | None) -> Json:
+    previous, following = _turn_neighbours(turn.turn_seq, session)
     return {
         "kind": "turn",
         "turn": opened_turn(turn),
@@ -108,7 +115,7 @@ def _open_session(store: Store, parsed: SessionId, text: str, limit: int | None,
     if limit is not None:
         start = OpenCursor("session", session.key, 0, limit, 0, session.turn_count, session.generation)
         page = _page(store, start, secret)
-    return _session_data(store, session, page)
+    return _session_data(session, page)
 
 
 def _open_turn(store: Store, parsed: TurnId, text: str, limit: int | None, secret: str | bytes) -> Json:
@@ -122,7 +129,7 @@ def _open_turn(store: Store, parsed: TurnId, text: str, limit: int | None, secre
             "turn", turn.key, turn.turn_seq, limit, turn.first_seq - 1, turn.last_seq, session.generation
         )
         page = _page(store, start, secret)
-    return _turn_data(store, turn, session, page)
+    return _turn_data(turn, session, page)
 
 
 def _open_event(store: Store, parsed: EventId, text: str) -> Json:
@@ -131,8 +138,10 @@ def _open_event(store: Store, parsed: EventId, text: str) -> Json:
     session = fetch_session(store, parsed.key) if turn else None
     if event is None or turn is None or session is None:
         raise NotFoundError("event not found", kind="event", id=text)
-    previous, following = event_neighbours(store, event.key, event.seq, event.turn_seq)
-    previous_turn, next_turn = turn_neighbours(store, event.key, event.turn_seq)
+    # A turn's events are the contiguous run first_seq..last_seq of its session's sequence.
+    previous = event.seq - 1 if event.seq > turn.first_seq else None
+    following = event.seq + 1 if event.seq < turn.last_seq else None
+    previous_turn, next_turn = _turn_neighbours(event.turn_seq, session)
     tid = turn_id(event.key, event.turn_seq)
     return {
         "kind": "event",
@@ -168,11 +177,11 @@ def _continue(store: Store, token: str, secret: str | bytes) -> Json:
     if session is None or session.generation != cursor.generation:
         raise stale_open_cursor()
     if cursor.kind == "session":
-        return _session_data(store, session, _page(store, cursor, secret))
+        return _session_data(session, _page(store, cursor, secret))
     turn = fetch_turn(store, cursor.key, cursor.turn_seq)
     if turn is None:
         raise stale_open_cursor()
-    return _turn_data(store, turn, session, _page(store, cursor, secret))
+    return _turn_data(turn, session, _page(store, cursor, secret))
 
 
 def open_data(

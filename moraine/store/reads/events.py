@@ -12,7 +12,6 @@ __all__ = [
     "EventDetail",
     "EventHead",
     "EventSummary",
-    "event_neighbours",
     "fetch_event",
     "fetch_event_heads",
     "page_events",
@@ -168,22 +167,3 @@ def page_events(
         )
         for r in rows
     ]
-
-
-def event_neighbours(store: Store, key: int, seq: int, turn_seq: int) -> tuple[int | None, int | None]:
-    """Return the seq of the previous and next event in the same turn (``None`` at the turn's ends).
-
-    A turn's events are a contiguous run of its session's sequence, so the neighbours in the session are the
-    neighbours in the turn exactly when they carry the same turn_seq.
-    """
-    rows = store.query(
-        "SELECT 'prev', seq, turn_seq FROM ("
-        f"SELECT seq, turn_seq FROM {store.table('events')} "
-        "WHERE session_key = {key:UInt64} AND seq < {seq:UInt32} ORDER BY seq DESC LIMIT 1) "
-        "UNION ALL SELECT 'next', seq, turn_seq FROM ("
-        f"SELECT seq, turn_seq FROM {store.table('events')} "
-        "WHERE session_key = {key:UInt64} AND seq > {seq:UInt32} ORDER BY seq LIMIT 1)",
-        {"key": key, "seq": seq},
-    )
-    found = {side: int(other) for side, other, other_turn in rows if int(other_turn) == turn_seq}
-    return found.get("prev"), found.get("next")

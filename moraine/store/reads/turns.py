@@ -14,8 +14,6 @@ __all__ = [
     "fetch_turn",
     "fetch_turns",
     "page_turns",
-    "turn_neighbours",
-    "turn_range",
 ]
 
 _COLUMNS = (
@@ -102,27 +100,3 @@ def page_turns(store: Store, key: int, after: int, upto: int, limit: int) -> lis
         {"key": key, "after": after, "upto": upto, "limit": limit},
     )
     return [_record(row) for row in rows]
-
-
-def turn_range(store: Store, key: int) -> tuple[int, int] | None:
-    """Return the first and last turn_seq of a session, or ``None`` when it has no turns."""
-    rows = store.query(
-        f"SELECT min(turn_seq), max(turn_seq), count() FROM {store.table('turns')} "
-        "WHERE session_key = {key:UInt64}",
-        {"key": key},
-    )
-    if not rows or not rows[0][2]:
-        return None
-    return int(rows[0][0]), int(rows[0][1])
-
-
-def turn_neighbours(store: Store, key: int, turn_seq: int) -> tuple[int | None, int | None]:
-    """Return the turn_seq of the previous and next turn of a session (``None`` at the ends)."""
-    rows = store.query(
-        f"SELECT maxIf(turn_seq, turn_seq < {{turn:UInt32}}), countIf(turn_seq < {{turn:UInt32}}), "
-        "minIf(turn_seq, turn_seq > {turn:UInt32}), countIf(turn_seq > {turn:UInt32}) "
-        f"FROM {store.table('turns')} WHERE session_key = {{key:UInt64}}",
-        {"key": key, "turn": turn_seq},
-    )
-    prev_seq, prev_n, next_seq, next_n = rows[0]
-    return (int(prev_seq) if prev_n else None, int(next_seq) if next_n else None)

@@ -10,7 +10,9 @@ from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, search
 DEFAULT = ("user_input", "assistant_response")
 
 
-def run(store: Store, text: str, types: tuple[str, ...] = DEFAULT, limit: int = 10, **kw: object) -> SearchPage:
+def run(
+    store: Store, text: str, types: tuple[str, ...] = DEFAULT, limit: int = 10, **kw: object
+) -> SearchPage:
     query = SearchQuery(tuple(query_terms(text)), types, limit, **kw)  # type: ignore[arg-type]  # test shorthand
     return search(store, query, Bm25(), snippet_chars=80)
 
@@ -19,14 +21,18 @@ def texts(page: SearchPage) -> list[str]:
     return [hit.event.text for hit in page.hits]
 
 
-def test_camel_case_identifier_query_ranks_the_event_naming_it_first(small_store: tuple[Store, Small]) -> None:
+def test_camel_case_identifier_query_ranks_the_event_naming_it_first(
+    small_store: tuple[Store, Small],
+) -> None:
     store, _ = small_store
     page = run(store, "parseConfigFile")
     assert "parseConfigFile" in page.hits[0].event.text
     assert len(page.hits) > 1  # prose about parsing a config file also matches, lower
 
 
-def test_snake_case_identifier_query_ranks_the_event_naming_it_first(small_store: tuple[Store, Small]) -> None:
+def test_snake_case_identifier_query_ranks_the_event_naming_it_first(
+    small_store: tuple[Store, Small],
+) -> None:
     store, _ = small_store
     page = run(store, "parse_config_file")
     assert "parse_config_file" in page.hits[0].event.text
@@ -48,7 +54,9 @@ def test_non_ascii_words_and_cjk_text_are_found(small_store: tuple[Store, Small]
         assert [hit.session.key for hit in page.hits] == [small.unicode], query
 
 
-def test_tool_call_arguments_are_found_only_when_tool_call_is_selected(small_store: tuple[Store, Small]) -> None:
+def test_tool_call_arguments_are_found_only_when_tool_call_is_selected(
+    small_store: tuple[Store, Small],
+) -> None:
     store, small = small_store
     assert run(store, "includeDirective").hits == []
     page = run(store, "includeDirective", types=("tool_call",))
@@ -75,7 +83,9 @@ def test_ties_order_by_timestamp_desc_with_nulls_last_then_event_id(small_store:
     assert all(hit.session.key == small.ties for hit in page.hits)
 
 
-def test_limit_is_honoured_exactly_and_truncated_only_when_more_exist(small_store: tuple[Store, Small]) -> None:
+def test_limit_is_honoured_exactly_and_truncated_only_when_more_exist(
+    small_store: tuple[Store, Small],
+) -> None:
     store, _ = small_store
     assert len(run(store, "zebra", limit=5).hits) == 5
     assert run(store, "zebra", limit=5).truncated is False
