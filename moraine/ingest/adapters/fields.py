@@ -28,8 +28,9 @@ __all__ = [
 ]
 
 _UUID_AT_END = re.compile(r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$")
-# A provider-qualified spelling of a Moraine tool: mcp__moraine__open, moraine__open, moraine.open, moraine/open.
-_MORAINE_QUALIFIED = re.compile(r"^(?:mcp__)?moraine(?:__|[./:])(?P<tool>[A-Za-z_]+)$", re.IGNORECASE)
+# A provider-qualified spelling of a Moraine tool: mcp__moraine__open (Claude Code, NAC), mcp_moraine_open
+# (Hermes), moraine__open, moraine.open, moraine/open, moraine:open.
+_MORAINE_QUALIFIED = re.compile(r"^(?:mcp_{1,2})?moraine(?:__|_|[./:])(?P<tool>[A-Za-z_]+)$", re.IGNORECASE)
 # Beyond this a number is milliseconds since the epoch, not seconds (1e11 s is the year 5138).
 _MILLIS_THRESHOLD = 1e11
 

@@ -1,0 +1,298 @@
+"""Hermes: live session files (source ``hermes``) and ShareGPT trajectory lines -> normalized events.
+
+Live session records come from ``moraine.ingest.readers.hermes_json``: a header (``session_id``, ``model``,
+``session_start``) then one record per OpenAI-style message ``{role, content, reasoning, tool_calls, tool_call_id,
+name, finish_reason}``. ``finish_reason: stop`` ends the turn with that message as the final answer, ``length``
+ends it without one; an assistant message without ``finish_reason`` or tool calls is a final answer too.
+
+A trajectory line ``{timestamp, model, completed, conversations: [{from: system|human|gpt|tool, value}]}`` is one
+whole conversation (its session id is the SHA-256 of the line's content): ``gpt`` values carry ``<think>``,
+``<tool_call>`` and plain text; ``tool`` values carry ``<tool_response>``. ``completed: true`` makes the last
+``gpt`` text the final answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from moraine.ingest.adapters._calls import recall_call, remember_call
+from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters.base import StreamContext
+from moraine.ingest.adapters.fields import (
+    as_dict,
+    as_list,
+    as_str,
+    canonical_tool_name,
+    output_text,
+    parse_json_string,
+    parse_timestamp,
+)
+from moraine.ingest.model import (
+    ContentFormat,
+    Emitted,
+    Event,
+    EventType,
+    IngestError,
+    RawRecord,
+    SessionInfo,
+    TerminalKind,
+)
+from moraine.ingest.readers.hermes_json import HEADER_RECORD, MESSAGE_RECORD
+
+__all__ = ["HermesAdapter"]
+
+_TAG = re.compile(r"<(think|tool_call|tool_response)>(.*?)</\1>", re.DOTALL)
+
+
+class HermesAdapter:
+    """Normalize Hermes live session records and trajectory lines."""
+
+    harness = "hermes"
+
+    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+        """Return the events, session metadata and ingest errors of one record."""
+        data = record.data
+        if not isinstance(data, dict):
+            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
+        kind = data.get("record")
+        if kind == HEADER_RECORD:
+            return _header(as_dict(data.get("session")), ctx)
+        if kind == MESSAGE_RECORD:
+            return _live_message(data, ctx)
+        if isinstance(data.get("conversations"), list):
+            return _trajectory(data, ctx)
+        return [IngestError("unknown_record", "neither a session record nor a trajectory line")]
+
+
+def _session_id(header: dict[str, Any], ctx: StreamContext) -> str:
+    return as_str(header.get("session_id")) or ctx.path.stem.removeprefix("session_")
+
+
+def _header(header: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    session = _session_id(header, ctx)
+    started, error = parse_timestamp(header.get("session_start"))
+    model = as_str(header.get("model"))
+    ctx.state["model"] = model
+    out: list[Emitted] = [
+        SessionInfo(session=session, title=as_str(header.get("title")), model=model, started_at=started)
+    ]
+    return [error, *out] if error is not None else out
+
+
+def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    header = as_dict(data.get("session"))
+    session = _session_id(header, ctx)
+    message = data.get("message")
+    if not isinstance(message, dict):
+        return [IngestError("malformed_record", f"message {data.get('index')} is not a JSON object")]
+    out: list[Emitted] = []
+    model = as_str(header.get("model"))
+    if model and model != ctx.state.get("model"):
+        ctx.state["model"] = model
+        out.append(SessionInfo(session=session, model=model))
+    timestamp, error = parse_timestamp(message.get("timestamp"))
+    if error is not None:
+        out.append(error)
+    provenance = {"message_index": data.get("index"), "role": message.get("role")}
+
+    def event(type_: EventType, **fields: Any) -> Event:
+        return Event(session=session, type=type_, timestamp=timestamp, provenance=dict(provenance), **fields)
+
+    role = message.get("role")
+    content = _content_text(message.get("content"))
+    if role == "user":
+        out.append(event(EventType.USER_INPUT, text=content, starts_turn=bool(content)))
+    elif role == "system":
+        out.append(event(EventType.SYSTEM, text=content))
+    elif role == "tool":
+        call_id = as_str(message.get("tool_call_id"))
+        name = as_str(message.get("name")) or recall_call(ctx.state, call_id)
+        canonical, is_moraine = canonical_tool_name(name) if name else (None, False)
+        out.append(
+            event(
+                EventType.TOOL_RESPONSE,
+                text=content,
+                content_format=ContentFormat.TOOL_RESPONSE,
+                tool_name=canonical,
+                tool_call_id=call_id,
+                is_moraine_tool=is_moraine,
+            )
+        )
+    elif role == "assistant":
+        out.extend(_live_assistant(message, content, model, event, ctx))
+    else:
+        out.append(
+            IngestError("unknown_record", f"message {data.get('index')}: unknown role {str(role)[:40]!r}")
+        )
+    return out
+
+
+def _live_assistant(
+    message: dict[str, Any], content: str, model: str | None, event: Any, ctx: StreamContext
+) -> list[Emitted]:
+    events: list[Event] = []
+    reasoning = as_str(message.get("reasoning")) or as_str(message.get("reasoning_content"))
+    if reasoning:
+        events.append(
+            event(EventType.REASONING, text=reasoning, model=model, content_format=ContentFormat.REASONING)
+        )
+    answer = event(EventType.ASSISTANT_RESPONSE, text=content, model=model) if content else None
+    if answer is not None:
+        events.append(answer)
+    calls = [c for c in as_list(message.get("tool_calls")) if isinstance(c, dict)]
+    for call in calls:
+        function = as_dict(call.get("function"))
+        events.append(
+            _call(
+                as_str(function.get("name")),
+                as_str(call.get("id")),
+                function.get("arguments"),
+                model,
+                event,
+                ctx,
+            )
+        )
+    finish = as_str(message.get("finish_reason"))
+    if finish == "stop" or (finish is None and not calls):
+        if answer is not None:
+            answer.is_final_answer = answer.terminal = True
+            answer.terminal_kind = TerminalKind.FINAL_RESPONSE
+            answer.provenance["finish_reason"] = finish
+    elif finish == "length" and events:
+        events[-1].terminal = True
+        events[-1].terminal_kind = TerminalKind.STOPPED
+    return list(events)
+
+
+def _call(
+    raw_name: str | None,
+    call_id: str | None,
+    raw_arguments: Any,
+    model: str | None,
+    event: Any,
+    ctx: StreamContext,
+) -> Event:
+    name, is_moraine = canonical_tool_name(raw_name or "unknown")
+    remember_call(ctx.state, call_id, name)
+    arguments = parse_json_string(raw_arguments)
+    made: Event = event(
+        EventType.TOOL_CALL,
+        text=render_call(name, arguments),
+        content_format=ContentFormat.TOOL_CALL,
+        tool_name=name,
+        tool_call_id=call_id,
+        arguments=arguments,
+        model=model,
+        is_moraine_tool=is_moraine,
+    )
+    if raw_name and raw_name != name:
+        made.provenance["original_tool_name"] = raw_name
+    return made
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        part["text"]
+        for part in as_list(content)
+        if isinstance(part, dict) and isinstance(part.get("text"), str)
+    )
+
+
+def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    session = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    timestamp, error = parse_timestamp(data.get("timestamp"))
+    model = as_str(data.get("model"))
+    out: list[Emitted] = [] if error is None else [error]
+    out.append(SessionInfo(session=session, model=model, started_at=timestamp))
+    events: list[Event] = []
+
+    def event(type_: EventType, **fields: Any) -> Event:
+        provenance = {"trajectory": ctx.path.name, "turn_from": fields.pop("speaker")}
+        return Event(session=session, type=type_, timestamp=timestamp, provenance=provenance, **fields)
+
+    for turn in as_list(data.get("conversations")):
+        if not isinstance(turn, dict) or not isinstance(turn.get("value"), str):
+            out.append(IngestError("malformed_record", "trajectory turn without a string value"))
+            continue
+        speaker, value = turn.get("from"), turn["value"]
+        if speaker == "system":
+            events.append(event(EventType.SYSTEM, text=value, speaker=speaker))
+        elif speaker == "human":
+            events.append(
+                event(EventType.USER_INPUT, text=value, starts_turn=bool(value.strip()), speaker=speaker)
+            )
+        elif speaker == "gpt":
+            events.extend(_gpt(value, model, event, ctx))
+        elif speaker == "tool":
+            events.extend(_tool_turn(value, event, ctx))
+        else:
+            out.append(IngestError("unknown_record", f"trajectory speaker {str(speaker)[:40]!r}"))
+    if data.get("completed") is True:
+        answers = [e for e in events if e.type is EventType.ASSISTANT_RESPONSE]
+        if answers:
+            answers[-1].is_final_answer = answers[-1].terminal = True
+            answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+    out.extend(events)
+    return out
+
+
+def _gpt(value: str, model: str | None, event: Any, ctx: StreamContext) -> list[Event]:
+    events: list[Event] = []
+    for match in _TAG.finditer(value):
+        tag, body = match.group(1), match.group(2).strip()
+        if tag == "think":
+            events.append(
+                event(
+                    EventType.REASONING,
+                    text=body,
+                    model=model,
+                    content_format=ContentFormat.REASONING,
+                    speaker="gpt",
+                )
+            )
+        elif tag == "tool_call":
+            call = as_dict(parse_json_string(body))
+            made = _call(
+                as_str(call.get("name")),
+                as_str(call.get("id")),
+                call.get("arguments"),
+                model,
+                lambda type_, **fields: event(type_, speaker="gpt", **fields),
+                ctx,
+            )
+            events.append(made)
+    text = _TAG.sub("", value).strip()
+    if text:
+        events.append(event(EventType.ASSISTANT_RESPONSE, text=text, model=model, speaker="gpt"))
+    return events
+
+
+def _tool_turn(value: str, event: Any, ctx: StreamContext) -> list[Event]:
+    events: list[Event] = []
+    bodies = [m.group(2).strip() for m in _TAG.finditer(value) if m.group(1) == "tool_response"] or [value]
+    for body in bodies:
+        response = parse_json_string(body)
+        fields = as_dict(response)
+        call_id = as_str(fields.get("tool_call_id"))
+        name = as_str(fields.get("name")) or recall_call(ctx.state, call_id)
+        canonical, is_moraine = canonical_tool_name(name) if name else (None, False)
+        payload = fields.get("content", response) if fields else response
+        events.append(
+            event(
+                EventType.TOOL_RESPONSE,
+                text=output_text(payload),
+                content_format=ContentFormat.TOOL_RESPONSE,
+                tool_name=canonical,
+                tool_call_id=call_id,
+                is_moraine_tool=is_moraine,
+                speaker="tool",
+            )
+        )
+    return events
