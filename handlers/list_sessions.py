@@ -6,6 +6,9 @@ import json
 from datetime import datetime
 from typing import Any, Literal
 
+from generated.models import ListSessionsData, ListSessionsRequest
+from handlers.base import Outcome
+from handlers.deps import Deps
 from moraine.errors import RequestError
 from moraine.ids import session_id
 from moraine.store.client import Store
@@ -15,7 +18,7 @@ from moraine.store.reads.listing import ListAnchor, ListQuery, list_sessions, to
 from moraine.store.reads.sessions import SessionRecord
 from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
 
-__all__ = ["list_data"]
+__all__ = ["handle", "list_data"]
 
 Json = dict[str, Any]
 
@@ -102,3 +105,20 @@ def list_data(
         "sessions": [_listed(rank, s) for rank, s in enumerate(page.sessions, start=1)],
         "next_cursor": next_cursor,
     }
+
+
+def handle(request: ListSessionsRequest, deps: Deps) -> Outcome:
+    """Answer a canonical list_sessions request."""
+    data = list_data(
+        deps.store,
+        start_datetime=request.start_datetime,
+        end_datetime=request.end_datetime,
+        limit=request.limit,
+        cursor=request.cursor,
+        mode=None if request.mode is None else str(request.mode.value),
+        harness=request.harness,
+        source=request.source,
+        sort="asc" if request.sort.value == "asc" else "desc",
+        cursor_secret=deps.settings.cursor_secret,
+    )
+    return Outcome(ListSessionsData.model_validate(data))

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from generated.models import OpenData, OpenRequest
+from handlers.base import Outcome
+from handlers.deps import Deps
 from handlers.shapes import (
     event_content,
     event_summary,
@@ -24,7 +27,7 @@ from moraine.store.reads.sessions import SessionRecord, fetch_session
 from moraine.store.reads.timestamps import format_timestamp
 from moraine.store.reads.turns import TurnRecord, fetch_turn, page_turns
 
-__all__ = ["open_data"]
+__all__ = ["handle", "open_data"]
 
 Json = dict[str, Any]
 
@@ -221,3 +224,16 @@ def open_data(
     if isinstance(parsed, SessionId):
         return _open_session(store, parsed, id, limit, cursor_secret)
     return _open_turn(store, parsed, id, limit, cursor_secret)
+
+
+def handle(request: OpenRequest, deps: Deps) -> Outcome:
+    """Answer a canonical open request."""
+    data = open_data(
+        deps.store,
+        id=request.id,
+        limit=request.limit,
+        cursor=request.cursor,
+        max_results=deps.settings.max_results,
+        cursor_secret=deps.settings.cursor_secret,
+    )
+    return Outcome(OpenData.model_validate(data))

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from generated.models import SearchSessionsData, SearchSessionsRequest
+from handlers.base import Outcome
+from handlers.deps import Deps
 from handlers.shapes import session_ref
 from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
@@ -15,7 +18,7 @@ from moraine.store.reads.scope import session_exists, turn_exists
 from moraine.store.reads.search import Bm25, SearchQuery, search
 from moraine.store.reads.timestamps import format_timestamp
 
-__all__ = ["search_data"]
+__all__ = ["handle", "search_data"]
 
 
 def _scope(store: Store, within_id: str | None) -> tuple[int | None, int | None]:
@@ -104,3 +107,20 @@ def search_data(
             }
         )
     return {"result_count": len(results), "limit": n_hits, "truncated": page.truncated, "results": results}
+
+
+def handle(request: SearchSessionsRequest, deps: Deps) -> Outcome:
+    """Answer a canonical search_sessions request."""
+    settings = deps.settings
+    data = search_data(
+        deps.store,
+        query=request.query,
+        within_id=request.within_id,
+        event_types=[str(t.value) for t in request.event_types],
+        harness=request.harness,
+        source=request.source,
+        n_hits=request.n_hits,
+        bm25=Bm25(settings.bm25_k1, settings.bm25_b),
+        snippet_chars=settings.snippet_chars,
+    )
+    return Outcome(SearchSessionsData.model_validate(data))
