@@ -1,0 +1,87 @@
+"""A process killed with SIGKILL in the middle of publishing a batch, then restarted, ends with every event once.
+
+The ingest runs in subprocesses (each owns its own chDB directory, or a database on ``CLICKHOUSE_URL``); the
+``MORAINE_TEST_DIE_AFTER_INSERTS`` hook makes the first one SIGKILL itself after that many table inserts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from moraine.ingest.batch import DIE_AFTER_INSERTS_ENV
+from tests.moraine.ingest.test_pipeline import conversation, write_lines
+
+ROOT = Path(__file__).resolve().parents[3]
+_SCRIPT = """
+import json, sys
+from pathlib import Path
+from moraine.ingest.pipeline import ingest_paths
+from moraine.store.client import Store
+from tests.moraine.ingest.toy_adapter import ToyAdapter
+
+dsn, database, trace = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+store = Store.open(dsn, database=database)
+ingest_paths(store, [trace], source="codex", harness="codex", adapter=ToyAdapter(), batch_size=4)
+t = store.table
+q = lambda sql: store.query(sql)[0]
+print(json.dumps({
+    "events": q(f"SELECT count(), uniqExact(session_key, seq) FROM {t('events')}"),
+    "max_seq": q(f"SELECT max(seq) FROM {t('events')}"),
+    "dup_postings": q(f"SELECT count() FROM (SELECT count() c FROM {t('postings')} GROUP BY term, session_key, seq HAVING c > 1)"),
+    "postings_docs": q(f"SELECT uniqExact(session_key, seq) FROM {t('postings')}"),
+    "doc_stats": q(f"SELECT sum(docs) FROM {t('doc_stats')}"),
+    "turn_events": q(f"SELECT sum(event_count) FROM {t('turns')} FINAL"),
+    "session": q(f"SELECT event_count, turn_count FROM {t('sessions')} FINAL"),
+    "texts": q(f"SELECT groupArray(text) FROM (SELECT text FROM {t('events')} ORDER BY seq)"),
+}))
+"""
+
+
+def _run(dsn: str, database: str, trace: Path, die_after: int | None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop(DIE_AFTER_INSERTS_ENV, None)
+    if die_after is not None:
+        env[DIE_AFTER_INSERTS_ENV] = str(die_after)
+    return subprocess.run(
+        [sys.executable, "-c", _SCRIPT, dsn, database, str(trace)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
+# 7 inserts per batch (marker, events, turns, sessions, postings, doc_stats, checkpoint): kill mid-first-batch,
+# right after the events of the second batch, and just before the third batch's checkpoint.
+@pytest.mark.parametrize("die_after", [2, 9, 20])
+def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
+    tmp_path: Path, die_after: int
+) -> None:
+    trace = tmp_path / "a.jsonl"
+    records = conversation(turns=5)
+    write_lines(trace, records)
+    dsn = os.environ.get("CLICKHOUSE_URL") or f"chdb://{tmp_path / 'store'}"
+    database = f"crash_{uuid.uuid4().hex[:12]}"
+    killed = _run(dsn, database, trace, die_after)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    done = _run(dsn, database, trace, None)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    expected = [r.get("text", "") for r in records if "info" not in r]
+    assert result["events"] == [15, 15]
+    assert result["max_seq"] == [15]
+    assert result["dup_postings"] == [0]
+    assert result["postings_docs"] == result["doc_stats"] == [15]
+    assert result["turn_events"] == [15]
+    assert result["session"] == [15, 5]
+    assert result["texts"] == [expected]
