@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from generated.models import FileAttentionData, FileAttentionRequest
+from handlers.base import Outcome
+from handlers.deps import Deps
 from moraine.attention.lookup import QueryPath, launch_project, reduce_path
 from moraine.attention.project import ProjectResolver
 from moraine.errors import RequestError
@@ -23,7 +26,7 @@ from moraine.store.reads.attention import (
 )
 from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
 
-__all__ = ["AttentionResult", "file_attention_data"]
+__all__ = ["AttentionResult", "file_attention_data", "handle", "resolve_limit"]
 
 Json = dict[str, Any]
 Scope = Literal["project", "all"]
@@ -128,11 +131,11 @@ def file_attention_data(
     warnings.extend(_stat_warnings(query, stats, scan_cap))
     data = {**head, "summary": _summary(stats), "roots": _roots(stats)}
     if granularity == "events":
-        rows = _event_rows(store, touch_filter, limit, scan_cap)
+        rows = _event_rows(store, touch_filter, limit)
         hidden = min(stats.total_touches, scan_cap) > len(rows)
         data.update(result_count=len(rows), limit=limit, events=rows)
     else:
-        sessions = _session_rows(store, touch_filter, limit, scan_cap)
+        sessions = _session_rows(store, touch_filter, limit, scan_cap if stats.scan_truncated else None)
         hidden = stats.distinct_sessions > len(sessions)
         data.update(result_count=len(sessions), limit=limit, sessions=sessions)
     data["truncated"] = hidden or stats.scan_truncated
@@ -222,8 +225,8 @@ def _stat_warnings(query: QueryPath, stats: TouchStats, scan_cap: int) -> list[s
     return warnings
 
 
-def _event_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap: int) -> list[Json]:
-    rows = touch_events(store, touch_filter, limit, scan_cap)
+def _event_rows(store: Store, touch_filter: TouchFilter, limit: int) -> list[Json]:
+    rows = touch_events(store, touch_filter, limit)
     joins = trace_joins(store, [(row.session_key, row.seq) for row in rows])
     out: list[Json] = []
     for rank, row in enumerate(rows, start=1):
@@ -256,7 +259,7 @@ def _event_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap: i
     return out
 
 
-def _session_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap: int) -> list[Json]:
+def _session_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap: int | None) -> list[Json]:
     rollups = touch_sessions(store, touch_filter, limit, scan_cap)
     joins = trace_joins(store, [(r.session_key, r.latest_seq) for r in rollups])
     out: list[Json] = []
@@ -285,3 +288,22 @@ def _session_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap:
             }
         )
     return out
+
+
+def handle(request: FileAttentionRequest, deps: Deps) -> Outcome:
+    """Answer a canonical file_attention request from the store (relative paths from ``deps.launch_dir``)."""
+    result = file_attention_data(
+        deps.store,
+        path=request.path,
+        scope="all" if request.scope.value == "all" else "project",
+        granularity="events" if request.granularity.value == "events" else "sessions",
+        start_datetime=request.start_datetime,
+        end_datetime=request.end_datetime,
+        tool=request.tool,
+        harness=request.harness,
+        source=request.source,
+        mutations_only=request.mutations_only,
+        limit=request.limit,
+        launch_dir=None if deps.launch_dir is None else str(deps.launch_dir),
+    )
+    return Outcome(FileAttentionData.model_validate(result.data), result.warnings)

@@ -163,8 +163,11 @@ def _filters(f: TouchFilter) -> tuple[str, dict[str, Any]]:
     return "".join(f" AND {clause}" for clause in clauses), params
 
 
-def _matched(store: Store, f: TouchFilter, cap: int) -> tuple[str, dict[str, Any]]:
-    """Return SQL selecting the scanned touches (newest first, at most ``cap``) and its parameters."""
+def _matched(store: Store, f: TouchFilter, cap: int | None, newest: bool) -> tuple[str, dict[str, Any]]:
+    """Return SQL selecting the matching touches and its parameters.
+
+    ``cap`` keeps at most that many rows: the newest ones when ``newest``, otherwise the first ones read.
+    """
     where, params = _filters(f)
     table = store.table("touches")
     exact = f"SELECT {_COLUMNS} FROM {table} WHERE tail = {{tail:String}}{where}"
@@ -180,58 +183,61 @@ def _matched(store: Store, f: TouchFilter, cap: int) -> tuple[str, dict[str, Any
             f"SELECT {_COLUMNS} FROM {table} WHERE startsWith(rpath, reverse(concat('/', {{tail:String}}))) "
             f"AND worktree_root IS NULL AND tail != {{tail:String}}{where}"
         )
-    params["cap"] = cap
-    sql = f"SELECT * FROM ({exact} UNION ALL {suffix}) ORDER BY {_ORDER} LIMIT {{cap:UInt64}}"
+    sql = f"SELECT * FROM ({exact} UNION ALL {suffix})"
+    if newest:
+        sql += f" ORDER BY {_ORDER}"
+    if cap is not None:
+        params["cap"] = cap
+        sql += " LIMIT {cap:UInt64}"
     return sql, params
 
 
+_STATS = (
+    "SELECT grouping(worktree_root) AS total, worktree_root, count(), uniqExact(session_key), "
+    "min(timestamp), max(timestamp) FROM ({matched}) GROUP BY GROUPING SETS ((worktree_root), ())"
+)
+
+
 def touch_stats(store: Store, f: TouchFilter, scan_cap: int = SCAN_CAP) -> TouchStats:
-    """Return totals and root buckets over the scanned touches."""
-    matched, params = _matched(store, f, scan_cap + 1)
-    rows = store.query(
-        f"SELECT grouping(worktree_root) AS total, worktree_root, count(), uniqExact(session_key), "
-        f"min(timestamp), max(timestamp) FROM ({matched}) GROUP BY GROUPING SETS ((worktree_root), ())",
-        params,
-    )
+    """Return totals and root buckets over the scanned touches (the newest ``scan_cap`` when more match)."""
+    matched, params = _matched(store, f, scan_cap + 1, newest=False)
+    stats = _stats(store.query(_STATS.format(matched=matched), params), scan_truncated=False)
+    if stats.total_touches <= scan_cap:
+        return stats
+    matched, params = _matched(store, f, scan_cap, newest=True)
+    return _stats(store.query(_STATS.format(matched=matched), params), scan_truncated=True)
+
+
+def _stats(rows: Sequence[Sequence[Any]], scan_truncated: bool) -> TouchStats:
     total = next((row for row in rows if row[0] == 1), None)
     buckets = [RootBucket(row[1], int(row[2]), int(row[3])) for row in rows if row[0] == 0]
-    count = int(total[2]) if total else 0
-    if count <= scan_cap:
-        return TouchStats(
-            total_touches=count,
-            distinct_sessions=int(total[3]) if total else 0,
-            first_touch=total[4] if total else None,
-            last_touch=total[5] if total else None,
-            roots=_sorted(buckets),
-            scan_truncated=False,
-        )
-    # Over the cap: recompute over exactly scan_cap touches (the newest), and say so.
-    matched, params = _matched(store, f, scan_cap)
-    rows = store.query(
-        f"SELECT grouping(worktree_root) AS total, worktree_root, count(), uniqExact(session_key), "
-        f"min(timestamp), max(timestamp) FROM ({matched}) GROUP BY GROUPING SETS ((worktree_root), ())",
-        params,
-    )
-    total = next(row for row in rows if row[0] == 1)
-    buckets = [RootBucket(row[1], int(row[2]), int(row[3])) for row in rows if row[0] == 0]
-    return TouchStats(int(total[2]), int(total[3]), total[4], total[5], _sorted(buckets), True)
+    if total is None or int(total[2]) == 0:
+        return TouchStats(0, 0, None, None, (), scan_truncated)
+    return TouchStats(int(total[2]), int(total[3]), total[4], total[5], _sorted(buckets), scan_truncated)
 
 
 def _sorted(buckets: Sequence[RootBucket]) -> tuple[RootBucket, ...]:
     return tuple(sorted(buckets, key=lambda b: (-b.touch_count, b.root is None, b.root or "")))
 
 
-def touch_events(store: Store, f: TouchFilter, limit: int, scan_cap: int = SCAN_CAP) -> list[TouchRow]:
-    """Return the newest ``limit`` scanned touches (timestamp desc, nulls last, then event desc)."""
-    matched, params = _matched(store, f, scan_cap)
-    params["limit"] = limit
-    rows = store.query(f"SELECT * FROM ({matched}) ORDER BY {_ORDER} LIMIT {{limit:UInt64}}", params)
+def touch_events(store: Store, f: TouchFilter, limit: int) -> list[TouchRow]:
+    """Return the newest ``limit`` touches (timestamp desc, nulls last, then event desc).
+
+    The scan cap keeps the newest touches, so this page is the same whether or not the cap was hit.
+    """
+    matched, params = _matched(store, f, limit, newest=True)
+    rows = store.query(matched, params)
     return [TouchRow(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], r[5], r[6], r[7], r[8], r[9]) for r in rows]
 
 
-def touch_sessions(store: Store, f: TouchFilter, limit: int, scan_cap: int = SCAN_CAP) -> list[SessionRollup]:
-    """Return one rollup per session over the scanned touches, most recently touching session first."""
-    matched, params = _matched(store, f, scan_cap)
+def touch_sessions(
+    store: Store, f: TouchFilter, limit: int, scan_cap: int | None = None
+) -> list[SessionRollup]:
+    """Return one rollup per session, most recently touching session first.
+
+    With ``scan_cap`` (pass it when the cap was hit), only the newest ``scan_cap`` touches are rolled up.
+    """
+    matched, params = _matched(store, f, scan_cap, newest=scan_cap is not None)
     params["limit"] = limit
     rows = store.query(
         "SELECT session_key, any(harness), any(source), min(timestamp), max(timestamp) AS last, count(), "
@@ -264,27 +270,11 @@ def trace_joins(store: Store, keys: Sequence[tuple[int, int]]) -> Mapping[tuple[
     """Join touched events ``(session_key, seq)`` to the trace; events absent from the store are left out."""
     if not keys:
         return {}
-    sessions = sorted({key for key, _ in keys})
-    events = store.query(
-        f"SELECT session_key, seq, turn_seq, timestamp FROM {store.table('events')} "
-        "WHERE session_key IN {sessions:Array(UInt64)} "
+    rows = store.query(
+        f"SELECT session_key, seq, turn_seq, timestamp, (session_key, turn_seq) IN ("
+        f"SELECT session_key, turn_seq FROM {store.table('turns')} WHERE session_key IN {{sessions:Array(UInt64)}}"
+        f") FROM {store.table('events')} WHERE session_key IN {{sessions:Array(UInt64)}} "
         "AND (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
-        {"sessions": sessions, "pairs": sorted(set(keys))},
+        {"sessions": sorted({key for key, _ in keys}), "pairs": sorted(set(keys))},
     )
-    pairs = sorted({(int(r[0]), int(r[2])) for r in events if int(r[2]) > 0})
-    turns = (
-        {
-            (int(r[0]), int(r[1]))
-            for r in store.query(
-                f"SELECT session_key, turn_seq FROM {store.table('turns')} "
-                "WHERE session_key IN {sessions:Array(UInt64)} "
-                "AND (session_key, turn_seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
-                {"sessions": sessions, "pairs": pairs},
-            )
-        }
-        if pairs
-        else set()
-    )
-    return {
-        (int(r[0]), int(r[1])): TraceJoin(r[3], int(r[2]), (int(r[0]), int(r[2])) in turns) for r in events
-    }
+    return {(int(r[0]), int(r[1])): TraceJoin(r[3], int(r[2]), bool(r[4]) and int(r[2]) > 0) for r in rows}
