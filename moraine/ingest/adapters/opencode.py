@@ -1,0 +1,221 @@
+"""OpenCode (source ``opencode``): message parts read from its SQLite store -> normalized events.
+
+Records come from ``moraine.ingest.readers.sqlite_opencode``: ``{record: "opencode_part", part: {id, message_id,
+time_created, data}, message: {id, data}, session: {id, title, directory, parent_id, time_created}, last_text}``.
+The session row gives the title, working directory and parent (a sub-agent session spawned by a task tool).
+Part types: ``text`` (user prompt, or assistant response; user text marked ``synthetic`` is an injected file or
+tool narration, recorded as system text), ``reasoning``, ``tool`` (the call, and its result once ``state.status``
+is completed or error), ``step-finish`` (``reason: stop`` ends the turn) and ``compaction``. When the message
+finished with ``stop``, its last text part is the final answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters.base import StreamContext
+from moraine.ingest.adapters.fields import (
+    as_dict,
+    as_int,
+    as_str,
+    canonical_tool_name,
+    json_text,
+    parse_timestamp,
+)
+from moraine.ingest.model import (
+    ContentFormat,
+    Emitted,
+    Event,
+    EventType,
+    IngestError,
+    RawRecord,
+    SessionInfo,
+    TerminalKind,
+)
+from moraine.ingest.readers.sqlite_opencode import PART_RECORD
+
+__all__ = ["OpenCodeAdapter"]
+
+# Sessions whose metadata was announced, remembered in the stream state (bounded; re-announcing is harmless).
+_KNOWN_LIMIT = 512
+_ENDED_TOOL = frozenset({"completed", "error"})
+_STOP_KINDS = {
+    "stop": TerminalKind.FINAL_RESPONSE,
+    "length": TerminalKind.STOPPED,
+    "error": TerminalKind.CRASHED,
+}
+
+
+class OpenCodeAdapter:
+    """Normalize OpenCode message parts."""
+
+    harness = "opencode"
+
+    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+        """Return the events, session metadata and ingest errors of one part."""
+        data = record.data
+        if not isinstance(data, dict) or data.get("record") != PART_RECORD:
+            return [IngestError("unknown_record", "not an OpenCode part record")]
+        session_row = as_dict(data.get("session"))
+        session = as_str(session_row.get("id"))
+        part_row = as_dict(data.get("part"))
+        part = as_dict(part_row.get("data"))
+        if not session or not part:
+            return [IngestError("malformed_record", "OpenCode part without session id or data")]
+        message = as_dict(as_dict(data.get("message")).get("data"))
+        out: list[Emitted] = list(_announce(session, session_row, ctx))
+        start = as_dict(part.get("time")).get("start")
+        timestamp, error = parse_timestamp(start if start is not None else part_row.get("time_created"))
+        if error is not None:
+            out.append(error)
+        cwd = as_str(as_dict(message.get("path")).get("cwd")) or as_str(session_row.get("directory"))
+        role = as_str(message.get("role")) or "unknown"
+        model = as_str(message.get("modelID")) if role == "assistant" else None
+        base = _Base(session, timestamp, cwd, role, part, as_str(session_row.get("parent_id")) is not None)
+        kind = part.get("type")
+        if kind == "text":
+            out.extend(_text(part, message, role, model, base, data.get("last_text") is True))
+        elif kind == "reasoning" and isinstance(part.get("text"), str):
+            out.append(
+                base.event(
+                    EventType.REASONING,
+                    text=part["text"],
+                    model=model,
+                    content_format=ContentFormat.REASONING,
+                )
+            )
+        elif kind == "tool":
+            out.extend(_tool(part, model, base))
+        elif kind == "step-finish":
+            out.extend(_step_finish(part, base))
+        elif kind == "compaction":
+            out.append(base.event(EventType.COMPACTION))
+        return out
+
+
+class _Base:
+    """Fields every event of one part shares."""
+
+    def __init__(
+        self,
+        session: str,
+        timestamp: datetime | None,
+        cwd: str | None,
+        role: str,
+        part: dict[str, Any],
+        sidechain: bool,
+    ) -> None:
+        self.session = session
+        self.timestamp = timestamp
+        self.cwd = cwd
+        self.sidechain = sidechain
+        self.provenance = {"part_type": part.get("type"), "role": role}
+
+    def event(self, type_: EventType, **fields: Any) -> Event:
+        provenance = {**self.provenance, **fields.pop("provenance", {})}
+        return Event(
+            session=self.session,
+            type=type_,
+            timestamp=self.timestamp,
+            cwd=self.cwd,
+            sidechain=self.sidechain,
+            provenance=provenance,
+            **fields,
+        )
+
+
+def _announce(session: str, row: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    known = ctx.state.setdefault("sessions", {})
+    signature = [row.get("title"), row.get("directory"), row.get("parent_id")]
+    if known.get(session) == signature:
+        return []
+    known.pop(session, None)
+    known[session] = signature
+    while len(known) > _KNOWN_LIMIT:
+        del known[next(iter(known))]
+    started, _ = parse_timestamp(row.get("time_created"))
+    return [
+        SessionInfo(
+            session=session,
+            title=as_str(row.get("title")),
+            cwd=as_str(row.get("directory")),
+            parent_session=as_str(row.get("parent_id")),
+            started_at=started,
+        )
+    ]
+
+
+def _text(
+    part: dict[str, Any], message: dict[str, Any], role: str, model: str | None, base: _Base, last_text: bool
+) -> list[Emitted]:
+    text = part.get("text") if isinstance(part.get("text"), str) else ""
+    if role == "user":
+        if part.get("synthetic") is True:
+            return [base.event(EventType.SYSTEM, text=text, provenance={"synthetic": True})]
+        return [base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text))]
+    final = role == "assistant" and last_text and message.get("finish") == "stop"
+    return [
+        base.event(
+            EventType.ASSISTANT_RESPONSE,
+            text=text,
+            model=model,
+            is_final_answer=final,
+            terminal=final,
+            terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
+        )
+    ]
+
+
+def _tool(part: dict[str, Any], model: str | None, base: _Base) -> list[Emitted]:
+    raw_name = as_str(part.get("tool")) or "unknown"
+    name, is_moraine = canonical_tool_name(raw_name)
+    state = as_dict(part.get("state"))
+    status = as_str(state.get("status"))
+    call_id = as_str(part.get("callID"))
+    arguments = state.get("input")
+    naming = {"original_tool_name": raw_name} if raw_name != name else {}
+    events: list[Emitted] = [
+        base.event(
+            EventType.TOOL_CALL,
+            text=render_call(name, arguments),
+            content_format=ContentFormat.TOOL_CALL,
+            tool_name=name,
+            tool_call_id=call_id,
+            arguments=arguments,
+            model=model,
+            is_moraine_tool=is_moraine,
+            provenance=naming,
+        )
+    ]
+    if status in _ENDED_TOOL:
+        failed = status == "error"
+        output = state.get("error") if failed else state.get("output")
+        events.append(
+            base.event(
+                EventType.TOOL_RESPONSE,
+                text=json_text(output),
+                content_format=ContentFormat.TOOL_RESPONSE,
+                tool_name=name,
+                tool_call_id=call_id,
+                tool_error=failed,
+                exit_code=as_int(as_dict(state.get("metadata")).get("exit")),
+                is_moraine_tool=is_moraine,
+                provenance={**naming, "status": status},
+            )
+        )
+    return events
+
+
+def _step_finish(part: dict[str, Any], base: _Base) -> list[Emitted]:
+    reason = as_str(part.get("reason"))
+    kind = _STOP_KINDS.get(reason or "")
+    if kind is None:
+        return []  # a step that continues with tool calls
+    return [
+        base.event(
+            EventType.RUNTIME, text="", terminal=True, terminal_kind=kind, provenance={"reason": reason}
+        )
+    ]
