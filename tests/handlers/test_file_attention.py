@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.attention.layout import Layout, build_layout
-from fixtures.attention.traces import Call, write_claude, write_codex
+from fixtures.attention.layout import Layout
+from fixtures.attention.traces import write_corpus
 
 from handlers.file_attention import AttentionResult, file_attention_data, resolve_limit
 from handlers.open import open_data
@@ -18,69 +18,6 @@ from moraine.errors import RequestError
 from moraine.ingest.pipeline import ingest_paths
 from moraine.ids import EventId, SessionId, TurnId, parse_id
 from moraine.store.client import Store
-
-PATCH = "*** Begin Patch\n*** Update File: src/app.py\n@@\n-print('app')\n+print('app!')\n*** End Patch\n"
-
-
-def _corpus(tmp: Path, ingest: Callable[..., Any]) -> Layout:
-    layout = build_layout(tmp / "work")
-    traces = tmp / "traces"
-    write_codex(
-        traces / "codex" / "rollout-a.jsonl",
-        "codex-main",
-        layout.repo,
-        [
-            Call("exec_command", {"cmd": "sed -n '1,20p' src/app.py"}, "2026-06-10T12:00:00.000Z"),
-            Call("apply_patch", PATCH, "2026-06-10T12:05:00.000Z"),
-            Call(
-                "exec_command", {"cmd": "curl -sL https://example.com/src/app.py"}, "2026-06-10T12:06:00.000Z"
-            ),
-            Call(
-                "exec_command",
-                {"cmd": "echo remember src/app.py; rg --file=*.py x"},
-                "2026-06-10T12:07:00.000Z",
-            ),
-        ],
-        "2026-06-10T11:59:00.000Z",
-    )
-    write_codex(
-        traces / "codex" / "rollout-b.jsonl",
-        "codex-linked",
-        layout.linked,
-        [Call("shell", {"command": ["bash", "-lc", "cat src/app.py"]}, "2026-06-11T09:00:00.000Z")],
-        "2026-06-11T08:59:00.000Z",
-    )
-    write_claude(
-        traces / "claude" / "agent.jsonl",
-        "claude-agent",
-        layout.agent,
-        [
-            Call(
-                "Edit",
-                {"file_path": str(layout.agent / "src/app.py"), "old_string": "a"},
-                "2026-06-12T10:00:00.000Z",
-            ),
-            Call("Read", {"file_path": str(layout.agent / "src/app.py")}, "2026-06-12T10:01:00.000Z"),
-            Call("mcp__moraine__file_attention", {"path": "src/app.py"}, "2026-06-12T10:02:00.000Z"),
-        ],
-        "2026-06-12T09:59:00.000Z",
-    )
-    write_claude(
-        traces / "claude" / "plain.jsonl",
-        "claude-plain",
-        layout.plain,
-        [
-            Call(
-                "Write",
-                {"file_path": str(layout.plain / "src/app.py"), "content": "x"},
-                "2026-06-13T10:00:00.000Z",
-            )
-        ],
-        "2026-06-13T09:59:00.000Z",
-    )
-    ingest([traces / "codex"], source="codex")
-    ingest([traces / "claude"], source="claude")
-    return layout
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +37,7 @@ def corpus(attention_store: Store, tmp_path_factory: pytest.TempPathFactory) -> 
     def ingest(paths: list[Path], source: str) -> Any:
         return ingest_paths(attention_store, paths, source=source, harness=harness_for_source(source))
 
-    return _corpus(tmp_path_factory.mktemp("attention"), ingest)
+    return write_corpus(tmp_path_factory.mktemp("attention"), ingest)
 
 
 @pytest.fixture
