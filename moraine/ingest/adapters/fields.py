@@ -104,10 +104,18 @@ def _bad_timestamp(value: Any) -> IngestError:
 
 
 def canonical_tool_name(name: str) -> tuple[str, bool]:
-    """Return ``(canonical name, is a Moraine tool)``: provider prefixes are removed only for Moraine's own tools."""
+    """Return ``(canonical name, is a Moraine tool)``: provider prefixes are removed only for Moraine's own tools.
+
+    A call through the MCP-qualified spelling ``mcp__moraine__<tool>`` is a call to the Moraine server whatever the
+    tool; the looser spellings (``mcp_moraine_<tool>``, ``moraine.<tool>``, ...) count only for the four tools.
+    """
     match = _MORAINE_QUALIFIED.match(name)
-    if match and match.group("tool").lower() in MORAINE_TOOL_NAMES:
-        return match.group("tool").lower(), True
+    if match:
+        tool = match.group("tool")
+        if tool.lower() in MORAINE_TOOL_NAMES:
+            return tool.lower(), True
+        if name.lower().startswith("mcp__moraine__"):
+            return tool, True
     return name, name in MORAINE_TOOL_NAMES
 
 

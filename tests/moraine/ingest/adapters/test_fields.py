@@ -18,7 +18,8 @@ from moraine.ingest.adapters.fields import canonical_tool_name, output_text, par
         ("MCP__Moraine__File_Attention", ("file_attention", True)),
         ("file_attention", ("file_attention", True)),
         ("mcp__other__search_sessions", ("mcp__other__search_sessions", False)),
-        ("mcp__moraine__delete_everything", ("mcp__moraine__delete_everything", False)),
+        ("mcp__moraine__search", ("search", True)),
+        ("moraine_export", ("moraine_export", False)),
         ("read_file", ("read_file", False)),
     ],
 )
