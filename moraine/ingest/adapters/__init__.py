@@ -21,9 +21,22 @@ __all__ = ["adapter_for", "has_adapter", "reader_for"]
 _ADAPTERS: dict[str, str] = {
     "codex": "moraine.ingest.adapters.codex:CodexAdapter",
     "claude-code": "moraine.ingest.adapters.claude_code:ClaudeCodeAdapter",
+    "cursor": "moraine.ingest.adapters.cursor:CursorAdapter",
+    "hermes": "moraine.ingest.adapters.hermes:HermesAdapter",
+    "kimi-cli": "moraine.ingest.adapters.kimi:KimiAdapter",
+    "kiro-cli": "moraine.ingest.adapters.kiro:KiroAdapter",
+    "nac": "moraine.ingest.adapters.nac:NacAdapter",
+    "opencode": "moraine.ingest.adapters.opencode:OpenCodeAdapter",
+    "pi-coding-agent": "moraine.ingest.adapters.pi:PiAdapter",
+    "prime-agent": "moraine.ingest.adapters.prime_agent:PrimeAgentAdapter",
+    "qwen-code": "moraine.ingest.adapters.qwen:QwenAdapter",
 }
 _READERS: dict[str, str] = {
     "jsonl": "moraine.ingest.jsonl:JsonlReader",
+    "session_json": "moraine.ingest.readers.hermes_json:HermesSessionReader",
+    "cursor_sqlite": "moraine.ingest.readers.sqlite_cursor:CursorSqliteReader",
+    "opencode_sqlite": "moraine.ingest.readers.sqlite_opencode:OpenCodeReader",
+    "nac_sqlite": "moraine.ingest.readers.sqlite_nac:NacReader",
 }
 
 
