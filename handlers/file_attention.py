@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -19,6 +19,7 @@ from moraine.store.reads.attention import (
     UNKNOWN_ROOT,
     TouchFilter,
     TouchStats,
+    count_touches,
     touch_events,
     touch_sessions,
     touch_stats,
@@ -129,6 +130,13 @@ def file_attention_data(
     )
     stats = touch_stats(store, touch_filter, scan_cap)
     warnings.extend(_stat_warnings(query, stats, scan_cap))
+    if project_id is not None:
+        outside = count_touches(store, replace(touch_filter, project_id=""), scan_cap)
+        if outside:
+            warnings.append(
+                f"{outside} touch(es) of {query.tail} have no provable project (unknown root) and are left out by "
+                "scope=project rather than guessed; scope=all lists them under (unknown)"
+            )
     data = {**head, "summary": _summary(stats), "roots": _roots(stats)}
     if granularity == "events":
         rows = _event_rows(store, touch_filter, limit)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from moraine.attention.pathtext import clean_path, looks_like_file
@@ -132,7 +132,7 @@ def _script(script: str, depth: int) -> Iterator[Operand]:
     yield from _command(words, cd, depth)
 
 
-def _command(words: list[str], cd: str | None, depth: int) -> Iterator[Operand]:
+def _command(words: list[str], cd: str | None, depth: int) -> Generator[Operand, None, str | None]:
     """Yield one simple command's operands; return the working directory after it (None: unknown)."""
     if not words:
         return cd

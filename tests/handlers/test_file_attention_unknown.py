@@ -145,3 +145,24 @@ def test_null_timestamps_sort_after_dated_touches(store: Store) -> None:
     )
     events = run(store).data["events"]
     assert [e["event"]["session_id"] for e in events] == [session_id(52), session_id(51)]
+
+
+def test_project_scope_leaves_unknown_roots_out_and_says_so(store: Store, tmp_path: Path) -> None:
+    launch = tmp_path / "proj"
+    launch.mkdir()
+    from moraine.attention.project import ProjectResolver
+
+    project = ProjectResolver().project_of(str(launch))
+    assert project is not None
+    insert(
+        store,
+        [
+            touch("src/app.py", 61, 1, str(launch), f"{launch}/src/app.py", T0, project_id=project),
+            touch("/old/box/src/app.py", 62, 1, None, "/old/box/src/app.py", T0),
+        ],
+        [(61, 1, T0), (62, 1, T0)],
+    )
+    result = run(store, scope="project", launch_dir=str(launch))
+    assert result.data["summary"]["total_touches"] == 1
+    assert any("no provable project" in w for w in result.warnings)
+    assert run(store, scope="all", launch_dir=str(launch)).data["summary"]["unknown_root_touches"] == 1

@@ -24,6 +24,7 @@ __all__ = [
     "TouchRow",
     "TouchStats",
     "TraceJoin",
+    "count_touches",
     "touch_events",
     "touch_sessions",
     "touch_stats",
@@ -206,6 +207,12 @@ def touch_stats(store: Store, f: TouchFilter, scan_cap: int = SCAN_CAP) -> Touch
         return stats
     matched, params = _matched(store, f, scan_cap, newest=True)
     return _stats(store.query(_STATS.format(matched=matched), params), scan_truncated=True)
+
+
+def count_touches(store: Store, f: TouchFilter, cap: int = SCAN_CAP) -> int:
+    """Return how many touches match (counting stops at ``cap``)."""
+    matched, params = _matched(store, f, cap, newest=False)
+    return int(store.query(f"SELECT count() FROM ({matched})", params)[0][0])
 
 
 def _stats(rows: Sequence[Sequence[Any]], scan_truncated: bool) -> TouchStats:
