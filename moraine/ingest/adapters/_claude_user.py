@@ -27,6 +27,12 @@ _META_PREFIXES = (
     "<bash-stdout>",
     "<bash-stderr>",
     "<user-memory-input>",
+    "<system-reminder>",
+    "<ide_opened_file>",
+    "<ide_selection>",
+    "<ide_diagnostics>",
+    "<user-prompt-submit-hook>",
+    "<task-notification>",
 )
 
 _EXIT_HEADER = re.compile(r"^(?:Error: )?Exit code:? (-?\d{1,10})\b")

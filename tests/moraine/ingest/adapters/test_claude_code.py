@@ -100,6 +100,20 @@ def test_meta_messages_command_wrappers_and_compact_summaries_are_not_user_input
     ]
 
 
+def test_injected_context_blocks_before_the_prompt_leave_the_turn_to_the_prompt() -> None:
+    content = [
+        {"type": "text", "text": "<ide_opened_file>The user opened src/cart.py</ide_opened_file>"},
+        {"type": "text", "text": "<system-reminder>Tests use uv.</system-reminder>"},
+        {"type": "text", "text": "Why is this slow?"},
+    ]
+    items = events(run_records([user(content)]))
+    assert [(e["type"], e["starts_turn"]) for e in items] == [
+        ("system", False),
+        ("system", False),
+        ("user_input", True),
+    ]
+
+
 def test_tool_results_do_not_start_turns_and_carry_the_tool_name_error_and_exit_code() -> None:
     responses = {e["tool_call_id"]: e for e in events(normalized(MAIN)) if e["type"] == "tool_response"}
     status = {
