@@ -86,6 +86,9 @@ _PATH_KEYS = frozenset(
         "paths",
         "files",
         "targetfiles",
+        "absolutepath",
+        "oldpath",
+        "newpath",
     }
 )
 _SHELL_KEYS = frozenset({"command", "cmd"})
@@ -245,6 +248,8 @@ def _candidates(tool_name: str | None, arguments: Any) -> Iterator[Candidate]:
     for value in _structured(arguments, 0):
         yield value, MatchKind.STRUCTURED, "", True, preview
     for text in _strings(arguments, 0):
+        if "*** Begin Patch" not in text:
+            continue  # a marker line without the envelope is text about patches, not a patch
         for path in patch_paths(text):
             yield path, MatchKind.PATCH, "", True, preview
     commands = list(_commands(arguments, 0))

@@ -186,3 +186,14 @@ def test_garbage_arguments_never_raise(layout: Layout) -> None:
         deep = {"x": [deep]}
     for arguments in (None, 3, "not json {", "{bad json", [1, None, {"file": 5}], deep, {"command": [1, 2]}):
         assert isinstance(touches(call("Tool", arguments, layout.repo)), list)
+
+
+def test_patch_markers_outside_a_patch_envelope_are_not_touches(layout: Layout) -> None:
+    doc = "Patches look like:\n*** Update File: src/app.py\n"
+    found = touches(call("Write", {"file_path": "docs/patches.md", "content": doc}, layout.repo))
+    assert [t.tail for t in found] == ["docs/patches.md"]
+
+
+def test_gemini_style_absolute_path_key_is_structured(layout: Layout) -> None:
+    event = call("read_file", {"absolute_path": str(layout.repo / "src/app.py")}, layout.repo)
+    assert summary(touches(event)) == [("src/app.py", str(layout.repo), "path_suffix")]
