@@ -97,7 +97,12 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     timestamp, error = parse_timestamp(message.get("timestamp"))
     if error is not None:
         out.append(error)
-    provenance = {"message_index": data.get("index"), "role": message.get("role")}
+    provenance: dict[str, Any] = {"message_index": data.get("index"), "role": message.get("role")}
+    if timestamp is None:
+        # Messages carry no time of their own: a message is first seen in the version of the file Hermes wrote
+        # at ``last_updated``, the closest recorded time to when it was said.
+        timestamp, _ = parse_timestamp(header.get("last_updated"))
+        provenance["timestamp_source"] = "session_last_updated" if timestamp is not None else None
 
     def event(type_: EventType, **fields: Any) -> Event:
         return Event(session=session, type=type_, timestamp=timestamp, provenance=dict(provenance), **fields)

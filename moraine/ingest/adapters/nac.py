@@ -6,7 +6,8 @@ created_at}]}``. Messages map like any chat log (an assistant message without to
 its text is the final answer); NAC's MCP tool names such as ``mcp__moraine__search_sessions`` are normalized to the
 Moraine tool name, the original spelling kept in provenance. Each worker thread is its own session,
 ``<session>:worker:<thread>``, linked to the parent: an episode is one turn, the action its input and the content
-its final answer. The state remembers, per session, how many messages and which episodes were emitted.
+its final answer. Messages carry no time of their own: those first seen in a snapshot take its ``updated_at``.
+The state remembers, per session, how many messages and which episodes were emitted.
 """
 
 from __future__ import annotations
@@ -67,8 +68,14 @@ class NacAdapter:
             out.extend([error] if error is not None else [])
             out.append(SessionInfo(session=session, cwd=cwd, model=model, started_at=started))
         emitted = as_int(seen.get("messages")) or 0
+        # Messages carry no time of their own: new ones take the session's updated_at of this snapshot.
+        updated, _ = parse_timestamp(row.get("updated_at"))
         for index in range(emitted, len(messages)):
-            out.extend(_message(messages[index], index, session, cwd, model, ctx))
+            for item in _message(messages[index], index, session, cwd, model, ctx):
+                if isinstance(item, Event):
+                    item.timestamp = updated
+                    item.provenance["timestamp_source"] = "session_updated_at"
+                out.append(item)
         last_episode = as_int(seen.get("episode")) or 0
         workers: list[str] = list(as_list(seen.get("workers")))
         for episode in as_list(data.get("episodes")):

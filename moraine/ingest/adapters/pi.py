@@ -187,7 +187,12 @@ def _label(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitte
 def _custom_message(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
     if data.get("display") is False:
         return []  # hidden from the user in the harness: not part of the searchable conversation
-    return [base.event(EventType.SYSTEM, text=_content_text(data.get("content")))]
+    text = _content_text(data.get("content"))
+    relationship = as_dict(data.get("details")).get("fromRelationship")
+    if data.get("customType") == "agent_message" and relationship == "parent":
+        # A sub-agent's task, handed down by its parent agent: the child session's input.
+        return [base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text))]
+    return [base.event(EventType.SYSTEM, text=text)]
 
 
 def _message(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:

@@ -32,6 +32,11 @@ def test_child_transcript_is_its_own_session_linked_to_its_parent() -> None:
     assert header["session"] == "b1c2d3e4-2222-4333-8444-a55566677788"
     assert header["parent_session"] == "4a5b6c7d-1111-4222-8333-944455556666"
     assert all(e["sidechain"] for e in events(items))
+    task = next(e for e in events(items) if e["starts_turn"])
+    assert (task["type"], task["text"]) == (
+        "user_input",
+        "[task from parent]\nParse the raw tide feed. primechildkeyword",
+    )
     assert not any(e["sidechain"] for e in events(normalized(ROOT, "prime-agent")))
 
 
