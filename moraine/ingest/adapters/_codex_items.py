@@ -7,6 +7,7 @@ from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call, remember_call
 from moraine.ingest.adapters._codex_output import read_tool_output
+from moraine.ingest.adapters._depth import depth_error
 from moraine.ingest.adapters._codex_record import CodexRecord, consume_mirror, user_text
 from moraine.ingest.adapters._text import message_text, render_call
 from moraine.ingest.adapters.fields import as_list, as_str, canonical_tool_name, json_text, parse_json_string
@@ -90,7 +91,10 @@ def _function_call(rec: CodexRecord, payload: dict[str, Any], record_type: str) 
     elif item_type == "custom_tool_call":
         arguments = payload.get("input")
     else:
-        arguments = parse_json_string(payload.get("arguments"))
+        recorded = payload.get("arguments")
+        arguments = parse_json_string(recorded)
+        if depth_error(arguments) is not None:  # keep an absurdly nested argument string as the text it is
+            arguments = recorded
     _tool_call(rec, item_type, record_type, name, call_id, arguments, payload.get("status"))
 
 

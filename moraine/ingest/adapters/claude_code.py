@@ -24,6 +24,7 @@ from typing import Any
 from moraine.ingest.adapters._claude_assistant import assistant_record
 from moraine.ingest.adapters._claude_record import ClaudeRecord
 from moraine.ingest.adapters._claude_user import user_record
+from moraine.ingest.adapters._depth import depth_error
 from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_str
@@ -44,6 +45,9 @@ class ClaudeCodeAdapter:
         data = record.data
         if not isinstance(data, dict):
             return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
+        too_deep = depth_error(data)
+        if too_deep is not None:
+            return [too_deep]
         kind = data.get("type")
         if not isinstance(kind, str):
             return [IngestError("malformed_record", "claude-code record has no string 'type'")]

@@ -25,6 +25,7 @@ from typing import Any
 from moraine.ingest.adapters._codex_events import event_msg
 from moraine.ingest.adapters._codex_items import ITEM_TYPES, response_item
 from moraine.ingest.adapters._codex_record import CodexRecord
+from moraine.ingest.adapters._depth import depth_error
 from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, json_text, parse_timestamp
@@ -43,6 +44,9 @@ class CodexAdapter:
         data = record.data
         if not isinstance(data, dict):
             return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
+        too_deep = depth_error(data)
+        if too_deep is not None:
+            return [too_deep]
         timestamp, error = parse_timestamp(data.get("timestamp"))
         rec = CodexRecord(ctx, timestamp)
         if error is not None:

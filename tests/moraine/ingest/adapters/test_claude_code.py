@@ -318,6 +318,14 @@ def test_files_without_session_ids_fall_back_to_the_file_name() -> None:
     assert [(e["session"], e["timestamp"]) for e in events(items)] == [("abc", "2026-01-01T00:00:00+00:00")]
 
 
+def test_a_record_nested_too_deep_is_an_ingest_error() -> None:
+    deep = json.loads("[" * 900 + "]" * 900)
+    items = run_records(
+        [assistant([{"type": "tool_use", "id": "t", "name": "x", "input": deep}], "tool_use")]
+    )
+    assert [(i["item"], i["reason"]) for i in items] == [("ingest_error", "json_too_deep")]
+
+
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda children: st.lists(children, max_size=3)

@@ -346,6 +346,23 @@ def test_malformed_records_become_ingest_errors_and_the_file_goes_on() -> None:
     ]
 
 
+def test_a_record_nested_too_deep_is_an_ingest_error_and_deep_arguments_stay_text() -> None:
+    deep = "[" * 900 + "]" * 900
+    items = run_records(
+        [
+            {"type": "response_item", "payload": {"type": "function_call", "name": "x", "arguments": deep}},
+            {
+                "type": "response_item",
+                "payload": {"type": "function_call_output", "output": json.loads(deep)},
+            },
+        ]
+    )
+    assert [(i["item"], i.get("reason"), i.get("arguments")) for i in items] == [
+        ("event", None, deep),
+        ("ingest_error", "json_too_deep", None),
+    ]
+
+
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda children: st.lists(children, max_size=3)
