@@ -16,7 +16,8 @@ from codegen.plan import MODEL_ROOT, Plan
 
 __all__ = ["render"]
 
-# datamodel-code-generator flags (dependency-facts.md) minus --extra-fields forbid: every object in spec/ states
+# datamodel-code-generator flags (dependency-facts.md) plus --deserialize-default-values enum (typed defaults), minus
+# --extra-fields forbid: every object in spec/ states
 # additionalProperties, and the two open objects (error details, event content) must stay open.
 # The version is pinned with == in pyproject.toml.
 _DATAMODEL_FLAGS = (
@@ -34,6 +35,7 @@ _DATAMODEL_FLAGS = (
     "--output-datetime-class", "AwareDatetime",
     "--use-title-as-name",
     "--strict-nullable",
+    "--deserialize-default-values", "enum",
     "--formatters", "builtin",
 )  # fmt: skip
 _MODEL_INPUT = "moraine-contract.json"

@@ -510,11 +510,11 @@ class FileAttentionArguments(BaseModel):
     """
     A file path, relative to your launch directory or absolute; no surrounding whitespace, no file:// URI, no trailing slash.
     """
-    scope: FileAttentionScope | None = "project"
+    scope: FileAttentionScope | None = FileAttentionScope.project
     """
     project (default: only the launch project, across its worktrees) or all.
     """
-    granularity: FileAttentionGranularity | None = "sessions"
+    granularity: FileAttentionGranularity | None = FileAttentionGranularity.sessions
     """
     sessions (default: one rollup per session) or events (a flat timeline of touches).
     """
@@ -718,7 +718,7 @@ class ListSessionsArguments(BaseModel):
     """
     Only sessions from this configured ingest source (exact, case-sensitive).
     """
-    sort: ListSort | None = "desc"
+    sort: ListSort | None = ListSort.desc
     """
     desc (default: most recently updated first) or asc.
     """
@@ -944,8 +944,8 @@ class SearchSessionsArguments(BaseModel):
     Restrict the search to one session or turn ID returned by Moraine. Event IDs are not accepted.
     """
     event_types: Annotated[list[SearchableEventType] | None, Field(min_length=1)] = [
-        "user_input",
-        "assistant_response",
+        SearchableEventType.user_input,
+        SearchableEventType.assistant_response,
     ]
     """
     Event types to search (default user_input and assistant_response). Add tool_call or tool_response for raw tool evidence.

@@ -22,7 +22,7 @@ class EchoTextArguments(BaseModel):
     """
     What to echo.
     """
-    color: Color | None = "red"
+    color: Color | None = Color.red
     at: AwareDatetime | None = None
 
 

@@ -3,6 +3,7 @@
 
 # Validates: ErrorEnvelope (compiled by fastjsonschema; formats are annotations, defaults not applied).
 # ruff: noqa
+# mypy: ignore-errors
 # fmt: off
 VERSION = "2.22.3"
 from decimal import Decimal
