@@ -22,6 +22,7 @@ from moraine.ingest.adapters.fields import (
     as_list,
     as_str,
     canonical_tool_name,
+    is_moraine_tool_name,
     output_text,
     parse_timestamp,
     trailing_uuid,
@@ -162,7 +163,7 @@ def _tool_results(blocks: list[dict[str, Any]], line: _Line, ctx: StreamContext)
                 tool_name=name,
                 tool_call_id=call_id,
                 tool_error=error if isinstance(error, bool) else None,
-                is_moraine_tool=bool(name) and canonical_tool_name(name)[1],
+                is_moraine_tool=is_moraine_tool_name(name),
             )
         )
     return events

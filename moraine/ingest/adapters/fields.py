@@ -19,6 +19,7 @@ __all__ = [
     "as_list",
     "as_str",
     "canonical_tool_name",
+    "is_moraine_tool_name",
     "epoch_to_datetime",
     "json_text",
     "output_text",
@@ -117,6 +118,11 @@ def canonical_tool_name(name: str) -> tuple[str, bool]:
         if name.lower().startswith("mcp__moraine__"):
             return tool, True
     return name, name in MORAINE_TOOL_NAMES
+
+
+def is_moraine_tool_name(name: str | None) -> bool:
+    """Return whether ``name`` (any spelling, possibly unknown) names one of Moraine's own tools."""
+    return name is not None and canonical_tool_name(name)[1]
 
 
 def json_text(value: Any) -> str:

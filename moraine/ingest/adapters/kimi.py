@@ -21,6 +21,7 @@ from moraine.ingest.adapters.fields import (
     as_dict,
     as_str,
     canonical_tool_name,
+    is_moraine_tool_name,
     output_text,
     parse_json_string,
     parse_timestamp,
@@ -172,5 +173,5 @@ def _tool_result(payload: dict[str, Any], base: _Base, ctx: StreamContext) -> Ev
         tool_name=name,
         tool_call_id=call_id,
         tool_error=error if isinstance(error, bool) else None,
-        is_moraine_tool=bool(name) and canonical_tool_name(name)[1],
+        is_moraine_tool=is_moraine_tool_name(name),
     )

@@ -23,6 +23,7 @@ from moraine.ingest.adapters.fields import (
     as_list,
     as_str,
     canonical_tool_name,
+    is_moraine_tool_name,
     output_text,
     parse_timestamp,
 )
@@ -200,7 +201,7 @@ def _tool_results(blocks: list[dict[str, Any]], base: _Base, ctx: StreamContext)
                 tool_name=name,
                 tool_call_id=call_id,
                 tool_error=(status not in _OK_STATUSES) if status else None,
-                is_moraine_tool=bool(name) and canonical_tool_name(name)[1],
+                is_moraine_tool=is_moraine_tool_name(name),
                 provenance={"status": status} if status else {},
             )
         )

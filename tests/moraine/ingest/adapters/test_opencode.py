@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from adapter_goldens import FIXTURES, assert_golden, events, run_adapter
 
 from moraine.ingest.adapters.opencode import OpenCodeAdapter
@@ -141,3 +143,68 @@ def test_an_unknown_schema_is_reported_once(tmp_path: Path) -> None:
     first, _ = read(reader, db)
     assert [r.reason for r in first] == ["schema_drift"]
     assert read(reader, db)[0] == []
+
+
+def _found(store, word: str) -> int:
+    from handlers.search_sessions import search_data
+    from moraine.store.reads.search import Bm25
+
+    data = search_data(
+        store,
+        query=word,
+        within_id=None,
+        event_types=["user_input", "assistant_response"],
+        harness="opencode",
+        source="opencode",
+        n_hits=10,
+        bm25=Bm25(),
+        snippet_chars=100,
+    )
+    return int(data["result_count"])
+
+
+def test_ingest_of_a_database_locked_mid_write_neither_crashes_nor_loses_rows(store, tmp_path: Path) -> None:
+    from moraine.ingest.pipeline import ingest_paths
+
+    db = build(tmp_path / "opencode.db", journal="delete")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
+        assert _found(store, "opencodepumpkeyword") == 0  # locked: nothing readable yet, and no crash
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "committed"
+    finally:
+        holder.stdin.write("\n")
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
+    ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
+    assert _found(store, "opencodepumpkeyword") == 1
+    assert _found(store, "typed while locked") == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="pipeline skips a stream whose file stat is unchanged, but a WAL-mode commit only touches the -wal "
+    "file: non-byte-offset (SQLite) streams must be polled regardless, or their identity must include the -wal",
+)
+def test_rows_committed_to_the_wal_are_ingested_on_the_next_pass(store, tmp_path: Path) -> None:
+    from moraine.ingest.pipeline import ingest_paths
+
+    db = build(tmp_path / "opencode.db", journal="wal")
+    keep_open = sqlite3.connect(db)  # holds the WAL open so it is not checkpointed into the main file
+    keep_open.execute("SELECT 1 FROM part").fetchall()
+    ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
+    keep_open.execute(
+        "INSERT INTO part VALUES ('prt_40', 'msg_c1', 'ses_child001', 1781000040000, 1781000040000,"
+        ' \'{"type":"text","text":"walonlykeyword arrives"}\')'
+    )
+    keep_open.commit()
+    ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
+    keep_open.close()
+    assert _found(store, "walonlykeyword") == 1
