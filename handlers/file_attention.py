@@ -20,10 +20,10 @@ from moraine.store.reads.attention import (
     TouchFilter,
     TouchStats,
     count_touches,
+    joined_turns,
     touch_events,
     touch_sessions,
     touch_stats,
-    trace_joins,
 )
 from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
 
@@ -235,15 +235,15 @@ def _stat_warnings(query: QueryPath, stats: TouchStats, scan_cap: int) -> list[s
 
 def _event_rows(store: Store, touch_filter: TouchFilter, limit: int) -> list[Json]:
     rows = touch_events(store, touch_filter, limit)
-    joins = trace_joins(store, [(row.session_key, row.seq) for row in rows])
+    joined = joined_turns(store, [(row.session_key, row.turn_seq) for row in rows])
     out: list[Json] = []
     for rank, row in enumerate(rows, start=1):
         eid = event_id(row.session_key, row.seq)
         sid = session_id(row.session_key)
-        join = joins.get((row.session_key, row.seq))
+        in_trace = (row.session_key, row.turn_seq) in joined
         opened: Json = {"event_id": eid, "session_id": sid}
-        if join is not None and join.turn_exists:
-            opened["turn_id"] = turn_id(row.session_key, join.turn_seq)
+        if in_trace:
+            opened["turn_id"] = turn_id(row.session_key, row.turn_seq)
         out.append(
             {
                 "rank": rank,
@@ -253,10 +253,10 @@ def _event_rows(store: Store, touch_filter: TouchFilter, limit: int) -> list[Jso
                     "session_id": sid,
                     "harness": row.harness,
                     "source": row.source,
-                    "timestamp": format_timestamp(join.timestamp) if join is not None else None,
+                    "timestamp": format_timestamp(row.timestamp) if in_trace else None,
                     "tool_name": row.tool_name,
                     "phase": "request",
-                    "turn": join.turn_seq if join is not None and join.turn_exists else None,
+                    "turn": row.turn_seq if in_trace else None,
                     "match_kind": row.match_kind,
                     "worktree_root": row.worktree_root,
                     "action_preview": row.action_preview,
@@ -269,14 +269,13 @@ def _event_rows(store: Store, touch_filter: TouchFilter, limit: int) -> list[Jso
 
 def _session_rows(store: Store, touch_filter: TouchFilter, limit: int, scan_cap: int | None) -> list[Json]:
     rollups = touch_sessions(store, touch_filter, limit, scan_cap)
-    joins = trace_joins(store, [(r.session_key, r.latest_seq) for r in rollups])
+    joined = joined_turns(store, [(r.session_key, r.latest_turn_seq) for r in rollups])
     out: list[Json] = []
     for rank, rollup in enumerate(rollups, start=1):
         sid = session_id(rollup.session_key)
         opened: Json = {"session_id": sid, "event_id": event_id(rollup.session_key, rollup.latest_seq)}
-        join = joins.get((rollup.session_key, rollup.latest_seq))
-        if join is not None and join.turn_exists:
-            opened["turn_id"] = turn_id(rollup.session_key, join.turn_seq)
+        if (rollup.session_key, rollup.latest_turn_seq) in joined:
+            opened["turn_id"] = turn_id(rollup.session_key, rollup.latest_turn_seq)
         out.append(
             {
                 "rank": rank,

@@ -7,7 +7,7 @@ considered; beyond that the summary says ``scan_truncated``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,12 +23,11 @@ __all__ = [
     "TouchFilter",
     "TouchRow",
     "TouchStats",
-    "TraceJoin",
     "count_touches",
+    "joined_turns",
     "touch_events",
     "touch_sessions",
     "touch_stats",
-    "trace_joins",
 ]
 
 SCAN_CAP = 100_000
@@ -122,15 +121,6 @@ class SessionRollup:
     match_kinds: tuple[str, ...]
     latest_seq: int
     latest_turn_seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class TraceJoin:
-    """What the trace knows about a touched event: its timestamp, its turn, and whether that turn is stored."""
-
-    timestamp: datetime | None
-    turn_seq: int
-    turn_exists: bool
 
 
 _COLUMNS = "session_key, seq, turn_seq, harness, source, timestamp, tool_name, match_kind, worktree_root, action_preview"
@@ -273,15 +263,18 @@ def touch_sessions(
     ]
 
 
-def trace_joins(store: Store, keys: Sequence[tuple[int, int]]) -> Mapping[tuple[int, int], TraceJoin]:
-    """Join touched events ``(session_key, seq)`` to the trace; events absent from the store are left out."""
-    if not keys:
-        return {}
+def joined_turns(store: Store, keys: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Return which ``(session_key, turn_seq)`` of touched events exist in the trace (the turns table).
+
+    Touches are published with their events, before their turns, so a touch whose turn is stored joins the trace.
+    """
+    wanted = sorted({(key, turn) for key, turn in keys if turn > 0})
+    if not wanted:
+        return set()
     rows = store.query(
-        f"SELECT session_key, seq, turn_seq, timestamp, (session_key, turn_seq) IN ("
-        f"SELECT session_key, turn_seq FROM {store.table('turns')} WHERE session_key IN {{sessions:Array(UInt64)}}"
-        f") FROM {store.table('events')} WHERE session_key IN {{sessions:Array(UInt64)}} "
-        "AND (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
-        {"sessions": sorted({key for key, _ in keys}), "pairs": sorted(set(keys))},
+        f"SELECT DISTINCT session_key, turn_seq FROM {store.table('turns')} "
+        "WHERE session_key IN {sessions:Array(UInt64)} "
+        "AND (session_key, turn_seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
+        {"sessions": sorted({key for key, _ in wanted}), "pairs": wanted},
     )
-    return {(int(r[0]), int(r[1])): TraceJoin(r[3], int(r[2]), bool(r[4]) and int(r[2]) > 0) for r in rows}
+    return {(int(r[0]), int(r[1])) for r in rows}
