@@ -189,7 +189,7 @@ def _custom_message(data: dict[str, Any], base: _Base, ctx: StreamContext) -> li
         return []  # hidden from the user in the harness: not part of the searchable conversation
     text = _content_text(data.get("content"))
     relationship = as_dict(data.get("details")).get("fromRelationship")
-    if data.get("customType") == "agent_message" and relationship == "parent":
+    if base.sidechain and data.get("customType") == "agent_message" and relationship == "parent":
         # A sub-agent's task, handed down by its parent agent: the child session's input.
         return [base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text))]
     return [base.event(EventType.SYSTEM, text=text)]
