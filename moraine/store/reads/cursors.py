@@ -24,6 +24,7 @@ __all__ = [
     "decode_open_cursor",
     "encode_list_cursor",
     "encode_open_cursor",
+    "stale_open_cursor",
 ]
 
 _VERSION = "m1"
@@ -63,7 +64,11 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """Decode canonical unpadded base64url only (other spellings of the same bytes are rejected)."""
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64(data) != text:
+        raise ValueError("not canonical base64url")
+    return data
 
 
 def _key(secret: str | bytes) -> bytes:
