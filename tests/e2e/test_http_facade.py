@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from conftest import SUCCESS_CALLS, StdioRun
+from stdio_session import SUCCESS_CALLS, StdioRun
 from contract_rows import EMPTY_STORE_ROWS, VALIDATION_ROWS, Row
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client

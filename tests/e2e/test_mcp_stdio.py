@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import StdioRun
+from stdio_session import StdioRun
 from contract_rows import EMPTY_STORE_ROWS, VALIDATION_ROWS, Row
 from jsonschema import Draft202012Validator
 
