@@ -79,3 +79,39 @@ def test_finish_reasons_and_trajectory_completion_end_turns() -> None:
         "Girdle Ness lighthouse is 37 metres tall."
     ]
     assert len({e["session"] for e in trajectories}) == 2
+
+
+def _hits(store, word: str) -> int:
+    from handlers.search_sessions import search_data
+    from moraine.store.reads.search import Bm25
+
+    data = search_data(
+        store,
+        query=word,
+        within_id=None,
+        event_types=["user_input", "assistant_response"],
+        harness="hermes",
+        source="hermes",
+        n_hits=10,
+        bm25=Bm25(),
+        snippet_chars=100,
+    )
+    return int(data["result_count"])
+
+
+def test_pipeline_ingests_each_message_of_a_rewritten_session_file_exactly_once(
+    store, tmp_path: Path
+) -> None:
+    from moraine.ingest.pipeline import ingest_paths
+
+    live = tmp_path / SESSION.name
+    document = json.loads(SESSION.read_text())
+    document["messages"] = document["messages"][:2]
+    live.write_text(json.dumps(document))
+    ingest_paths(store, [live], source="hermes", harness="hermes", format="session_json")
+    assert (_hits(store, "hermeswindkeyword"), _hits(store, "july")) == (1, 0)
+    (tmp_path / "next.json").write_text(SESSION.read_text())
+    (tmp_path / "next.json").replace(live)  # rewritten atomically: a new inode
+    ingest_paths(store, [live], source="hermes", harness="hermes", format="session_json")
+    ingest_paths(store, [live], source="hermes", harness="hermes", format="session_json")
+    assert (_hits(store, "hermeswindkeyword"), _hits(store, "july")) == (1, 1)
