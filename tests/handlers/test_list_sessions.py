@@ -132,3 +132,14 @@ def test_range_ending_before_it_starts_is_invalid_request(store: Store) -> None:
     assert caught.value.details == {"field": "end_datetime"}
     with pytest.raises(RequestError):
         call(store, "2026-01-01T00:00:00", WIDE[1])
+
+
+def test_republished_session_is_listed_once_with_its_latest_metadata(store: Store) -> None:
+    corpus = Corpus(store)
+    key = corpus.add(Sess("grows", mode="chat", turns=[[Ev("user_input", "a", at(10))]]))
+    corpus.sessions["grows"].sess.mode = "tool_calling"
+    corpus.append("grows", [Ev("user_input", "b", at(20))], new_turn=True)
+    rows = call(store)["sessions"]
+    assert [row["id"] for row in rows] == [session_id(key)]
+    assert rows[0]["session"]["turn_count"] == 2 and rows[0]["session"]["mode"] == "tool_calling"
+    assert call(store, mode="chat")["sessions"] == []
