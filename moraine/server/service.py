@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -18,7 +20,7 @@ from moraine.server.envelope import error_envelope, success_envelope
 from moraine.server.failures import ErrorBody, error_body
 from moraine.server.requests import CheckedRequest, check_request
 
-__all__ = ["ToolReply", "ToolService"]
+__all__ = ["CallRunner", "ToolReply", "ToolService"]
 
 logger = logging.getLogger("moraine.server")
 _INVALID_RESPONSE = (
@@ -38,19 +40,35 @@ def _elapsed_ms(started: float) -> int:
     return max(0, round((time.perf_counter() - started) * 1000))
 
 
+# Runs a checked call's work (a blocking function of the deps) and returns its reply; the daemon's runner adds
+# admission (raising BusyError) and cancellation. May raise MoraineError: it becomes the call's error envelope.
+CallRunner = Callable[[Callable[[Deps], ToolReply], Deps], Awaitable[ToolReply]]
+
+
+async def _in_thread(work: Callable[[Deps], ToolReply], deps: Deps) -> ToolReply:
+    """Run ``work`` off the event loop."""
+    return await anyio.to_thread.run_sync(work, deps)
+
+
 class ToolService:
     """The four tools behind one ``call``: every outcome is a schema-valid envelope."""
 
-    def __init__(self, deps: Deps, handlers: Mapping[str, HandlerEntry]) -> None:
+    def __init__(
+        self, deps: Deps, handlers: Mapping[str, HandlerEntry], runner: CallRunner | None = None
+    ) -> None:
         if set(handlers) != set(TOOLS):
             raise ValueError(
                 f"handlers must cover exactly the spec tools {sorted(TOOLS)}, got {sorted(handlers)}"
             )
         self.deps = deps
         self.handlers = dict(handlers)
+        self.runner: CallRunner = runner or _in_thread
 
-    async def call(self, tool: str, arguments: Any) -> ToolReply:
-        """Answer ``tool(arguments)`` with a success or error envelope (never raises for tool-level failures)."""
+    async def call(self, tool: str, arguments: Any, launch_dir: Path | None = None) -> ToolReply:
+        """Answer ``tool(arguments)`` with a success or error envelope (never raises for tool-level failures).
+
+        ``launch_dir`` overrides ``deps.launch_dir`` for this call (a relay passes its client's directory).
+        """
         started = time.perf_counter()
         request: dict[str, Any] = dict(arguments) if isinstance(arguments, Mapping) else {}
         if tool not in self.handlers:
@@ -63,14 +81,15 @@ class ToolService:
         except MoraineError as exc:
             return self._error(tool, request, error_body(exc, tool), [], started)
         try:
-            return await anyio.to_thread.run_sync(self._answer, tool, checked, started)
+            deps = self.deps if launch_dir is None else replace(self.deps, launch_dir=launch_dir)
+            return await self.runner(partial(self._answer, tool, checked, started), deps)
         except Exception as exc:  # the outer boundary: any failure becomes an internal_error envelope
             return self._error(tool, checked.canonical, error_body(exc, tool), [], started)
 
-    def _answer(self, tool: str, checked: CheckedRequest, started: float) -> ToolReply:
+    def _answer(self, tool: str, checked: CheckedRequest, started: float, deps: Deps) -> ToolReply:
         entry = self.handlers[tool]
         try:
-            outcome = entry.handle(checked.model, self.deps)
+            outcome = entry.handle(checked.model, deps)
             data = outcome.data.model_dump(mode="json", by_alias=True, exclude_unset=True)
         except MoraineError as exc:
             return self._error(tool, checked.canonical, error_body(exc, tool), [], started)

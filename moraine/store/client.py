@@ -18,6 +18,7 @@ import clickhouse_connect
 from clickhouse_connect.driver.exceptions import ClickHouseError, DatabaseError
 
 from moraine.errors import ResourceExhaustedError, StoreError
+from moraine.store.querytag import current_tag
 
 __all__ = ["Store"]
 
@@ -40,6 +41,12 @@ def _translate() -> Iterator[None]:
         raise StoreError(f"ClickHouse unavailable: {_first_line(exc)}") from exc
     except OSError as exc:
         raise StoreError(f"ClickHouse transport failure: {exc}") from exc
+
+
+def _tagged(sql: str) -> str:
+    """Return ``sql`` marked with the current call's tag (unchanged outside a tagged call)."""
+    tag = current_tag.get()
+    return sql if tag is None else tag.tagged(sql)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -76,12 +83,14 @@ class Store:
         self, sql: str, parameters: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None
     ) -> list[tuple[Any, ...]]:
         with _translate():
-            result = self._client.query(sql, parameters=dict(parameters or {}), settings=dict(settings or {}))
+            result = self._client.query(
+                _tagged(sql), parameters=dict(parameters or {}), settings=dict(settings or {})
+            )
         return list(result.result_rows)
 
     def command(self, sql: str, parameters: Mapping[str, Any] | None = None) -> None:
         with _translate():
-            self._client.command(sql, parameters=dict(parameters or {}))
+            self._client.command(_tagged(sql), parameters=dict(parameters or {}))
 
     def insert(self, table: str, rows: Sequence[Sequence[Any]], column_names: Sequence[str]) -> None:
         if not rows:
