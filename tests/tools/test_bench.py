@@ -1,0 +1,99 @@
+"""The benchmark command end to end on a tiny corpus: every figure is reported, and each one is sane."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+EVENTS = 2_000
+CLIENTS = 8
+ROUNDS = 1
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
+    """Run ``python -m tools.bench`` once (a child process: it opens its own chDB store) and load its JSON."""
+    out = tmp_path_factory.mktemp("bench") / "report.json"
+    command = [
+        sys.executable, "-m", "tools.bench", "--events", str(EVENTS), "--json", str(out), "--repeat", "3",
+        "--cold-repeat", "2", "--clients", str(CLIENTS), "--rounds", str(ROUNDS), "--watch-probes", "2",
+    ]  # fmt: skip
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report, done.stdout
+
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
+
+
+def _sane(case: dict[str, Any]) -> None:
+    assert case["errors"] == [], case
+    assert 0 < case["p50_ms"] <= case["p95_ms"] <= case["p99_ms"] <= case["max_ms"] < 60_000, case
+
+
+def test_ingest_reports_throughput_and_peak_rss(run: tuple[dict[str, Any], str]) -> None:
+    ingest = run[0]["ingest"]
+    assert ingest["raw_events"] == EVENTS
+    assert EVENTS // 2 < ingest["stored_events"] <= EVENTS
+    assert ingest["events_per_second"] > 0 and ingest["mb_per_second"] > 0
+    assert 50 < ingest["peak_rss_mb"] < 16_000  # an interpreter plus chDB, far below the machine's memory
+    assert ingest["errors"] == 0
+    assert ingest["ingest_seconds"] <= ingest["wall_seconds"]
+
+
+def test_every_tool_case_has_warm_cold_and_concurrent_percentiles(run: tuple[dict[str, Any], str]) -> None:
+    report = run[0]
+    names = [c["case"] for c in report["warm"]]
+    for expected in (
+        "search rare global", "search common global", "search multi-term global",
+        "search rare session", "search common session", "search multi-term session",
+        "search rare turn", "search common turn", "search multi-term turn",
+        "open event", "open session page (50 turns)", "open turn page (50 events)",
+        "list_sessions (20 per page)", "file_attention (sessions)",
+    ):  # fmt: skip
+        assert expected in names
+    for section in (report["warm"], report["cold"], report["concurrent"]["cases"]):
+        assert [c["case"] for c in section] == names
+        for case in section:
+            _sane(case)
+    concurrent = report["concurrent"]
+    assert concurrent["clients"] == CLIENTS
+    assert concurrent["calls"] == CLIENTS * ROUNDS * len(names)
+    assert concurrent["calls_per_second"] > 0
+
+
+def test_the_grep_baseline_and_the_speedup_are_reported(run: tuple[dict[str, Any], str]) -> None:
+    report = run[0]
+    assert set(report["baseline"]) == {"rare", "common", "multi-term"}
+    for figures in report["baseline"].values():
+        assert figures["tool"] in ("rg", "grep") and figures["p50_ms"] > 0 and figures["runs"] > 0
+    assert set(report["search_speedup_vs_baseline"]) == {"rare", "common", "multi-term"}
+    assert all(ratio > 0 for ratio in report["search_speedup_vs_baseline"].values())
+
+
+def test_appended_lines_become_searchable_in_watch_mode(run: tuple[dict[str, Any], str]) -> None:
+    watch = run[0]["watch"]
+    assert watch["missed"] == 0
+    assert 0 < watch["latency_ms"] <= watch["max_ms"] < 30_000
+
+
+def test_planted_needles_are_found(run: tuple[dict[str, Any], str]) -> None:
+    relevance = run[0]["relevance"]
+    assert relevance["needles"] > 0 and relevance["file_attention_needles"] > 0
+    assert relevance["hit_at_10"] == relevance["needles"], relevance["misses"]
+    assert relevance["file_attention_exact"] == relevance["file_attention_needles"], relevance["misses"]
+
+
+def test_the_report_names_the_machine_and_prints_a_table(run: tuple[dict[str, Any], str]) -> None:
+    report, stdout = run
+    assert report["machine"]["nproc"] > 0 and report["machine"]["memory_gb"] > 0 and report["machine"]["cpu"]
+    assert report["corpus"]["events"] == EVENTS
+    assert "Tool latency (ms)" in stdout and "search rare global" in stdout
+    assert "events/s" in stdout and "peak RSS" in stdout
