@@ -15,6 +15,7 @@ import hashlib
 import os
 import posixpath
 import re
+import time
 from dataclasses import dataclass
 
 __all__ = ["AGENT_WORKTREE_DIRS", "Boundary", "Placement", "ProjectResolver", "normalize_abs", "place_within"]
@@ -92,27 +93,32 @@ def _common_dir(dot_git: str) -> str | None:
 
 
 class ProjectResolver:
-    """Find worktree roots and project identities, caching per directory (bounded).
+    """Find worktree roots and project identities, caching per directory (bounded, entries live ``ttl_seconds``).
 
     ``ignore`` lists directories whose ``.git`` is never a boundary (default: the home directory, so a dotfiles
     repository at ``~`` does not swallow every file under it).
     """
 
-    def __init__(self, ignore: tuple[str, ...] | None = None, max_entries: int = 65536) -> None:
+    def __init__(
+        self, ignore: tuple[str, ...] | None = None, max_entries: int = 65536, ttl_seconds: float = 300.0
+    ) -> None:
         home = os.path.expanduser("~")
         self._ignore = frozenset(normalize_abs(p) for p in (ignore if ignore is not None else (home,)))
         self._max = max_entries
-        self._boundaries: dict[str, Boundary | None] = {}
+        self._ttl = ttl_seconds
+        self._boundaries: dict[str, tuple[Boundary | None, float]] = {}
 
     def git_boundary(self, directory: str) -> Boundary | None:
         """Return the nearest Git boundary at or above ``directory`` (absolute), or None."""
         directory = normalize_abs(directory)
+        now = time.monotonic()
         pending: list[str] = []
         found: Boundary | None = None
         current = directory
         while True:
-            if current in self._boundaries:
-                found = self._boundaries[current]
+            cached = self._boundaries.get(current)
+            if cached is not None and cached[1] > now:
+                found = cached[0]
                 break
             pending.append(current)
             if current not in self._ignore:
@@ -126,8 +132,9 @@ class ProjectResolver:
             current = parent
         if len(self._boundaries) + len(pending) > self._max:
             self._boundaries.clear()
+        expires = now + self._ttl
         for entry in pending:
-            self._boundaries[entry] = found
+            self._boundaries[entry] = (found, expires)
         return found
 
     def directory_identity(self, directory: str) -> str | None:

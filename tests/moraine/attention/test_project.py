@@ -95,3 +95,13 @@ def test_lookups_are_cached_per_directory(layout: Layout) -> None:
     shutil.rmtree(layout.repo / ".git")
     assert resolver.git_boundary(str(layout.repo / "src")) == first
     assert ProjectResolver().git_boundary(str(layout.repo / "src")) != first
+
+
+def test_cache_entries_expire_so_a_new_repository_is_seen(tmp_path: Path) -> None:
+    resolver = ProjectResolver(ignore=(), ttl_seconds=0.0)
+    (tmp_path / "later" / "src").mkdir(parents=True)
+    before = resolver.git_boundary(str(tmp_path / "later" / "src"))
+    (tmp_path / "later" / ".git").mkdir()
+    after = resolver.git_boundary(str(tmp_path / "later" / "src"))
+    assert before is None or before.root != str(tmp_path / "later")
+    assert after is not None and after.root == str(tmp_path / "later")
