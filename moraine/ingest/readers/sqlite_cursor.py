@@ -25,21 +25,23 @@ from moraine.ingest.readers.sqlite import DatabaseBusy, open_read_only, table_co
 
 __all__ = ["CursorSqliteReader"]
 
+# Composers changed at or after the position, plus (value NULL) composers whose value is not JSON. The key range
+# uses the table's unique index on key.
 _COMPOSERS = """
-SELECT key, CAST(value AS TEXT) AS value, updated FROM (
-    SELECT key, value,
-           CAST(COALESCE(json_extract(CAST(value AS TEXT), '$.lastUpdatedAt'),
-                         json_extract(CAST(value AS TEXT), '$.createdAt'), 0) AS INTEGER) AS updated
+SELECT key, value, updated FROM (
+    SELECT key,
+           CASE WHEN json_valid(CAST(value AS TEXT)) THEN CAST(value AS TEXT) END AS value,
+           CASE WHEN json_valid(CAST(value AS TEXT)) THEN
+               CAST(COALESCE(json_extract(CAST(value AS TEXT), '$.lastUpdatedAt'),
+                             json_extract(CAST(value AS TEXT), '$.createdAt'), 0) AS INTEGER)
+           END AS updated
     FROM cursorDiskKV
-    WHERE key LIKE 'composerData:%' AND json_valid(CAST(value AS TEXT))
+    WHERE key >= 'composerData:' AND key < 'composerData;'
 )
-WHERE updated >= ?
+WHERE updated IS NULL OR updated >= ?
 ORDER BY updated, key
 """
 _BUBBLES = "SELECT key, CAST(value AS TEXT) FROM cursorDiskKV WHERE key >= ? AND key < ?"
-_INVALID_COMPOSERS = (
-    "SELECT key FROM cursorDiskKV WHERE key LIKE 'composerData:%' AND NOT json_valid(CAST(value AS TEXT))"
-)
 # A chat untouched for this long is finished writing even if its status never said so.
 DEFAULT_SETTLE_SECONDS = 30.0
 _DONE_STATUSES = frozenset({"completed", "aborted", "cancelled", "error", "none"})
@@ -74,17 +76,14 @@ class CursorSqliteReader:
                     line_no,
                 )
                 return
-            for (key,) in connection.execute(_INVALID_COMPOSERS).fetchall():
-                yield from self._once(
-                    f"invalid:{key}",
-                    IngestError("malformed_row", f"{key}: value is not JSON"),
-                    offset,
-                    line_no,
-                )
             rows = connection.execute(_COMPOSERS, (offset,)).fetchall()
             now_ms = self.clock() * 1000.0
             held: int | None = None
             for key, value, updated in rows:
+                if value is None:
+                    error = IngestError("malformed_row", f"{key}: value is not JSON")
+                    yield from self._once(f"invalid:{key}", error, offset, line_no)
+                    continue
                 line_no += 1
                 composer_id = str(key).partition(":")[2]
                 composer = json.loads(value)
@@ -94,7 +93,7 @@ class CursorSqliteReader:
                         IngestError("malformed_row", f"{key}: not a JSON object"),
                         offset,
                         line_no,
-                        offset if held is None else min(held, offset),
+                        int(updated) if held is None else min(held, int(updated)),
                         line_no,
                     )
                     continue
@@ -132,7 +131,18 @@ def _bubbles(
     headers = composer.get("fullConversationHeadersOnly")
     out: list[dict[str, Any]] = []
     if not isinstance(headers, list):
-        return out
+        # Older Cursor versions keep the bubbles inline in the composer row.
+        inline = [b for b in composer.get("conversation") or [] if isinstance(b, dict)]
+        return [
+            {
+                "id": b.get("bubbleId"),
+                "type": b.get("type"),
+                "value": b,
+                "error": None,
+                "settled": not (active and index == len(inline) - 1),
+            }
+            for index, b in enumerate(inline)
+        ]
     for index, header in enumerate(headers):
         if not isinstance(header, dict) or not isinstance(header.get("bubbleId"), str):
             out.append({"id": None, "type": None, "value": None, "settled": True, "error": "bad header"})

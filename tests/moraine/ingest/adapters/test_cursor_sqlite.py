@@ -52,7 +52,7 @@ def test_composer_title_and_turn_end_marker_are_used(tmp_path: Path) -> None:
         "/home/dev/pottery",
     )
     finals = [e["text"] for e in events(items) if e["is_final_answer"] and e["terminal"]]
-    assert finals == ["Converted; one rounding test still fails."]
+    assert finals == ["Legacy answer.", "Converted; one rounding test still fails."]
     assert not any("NOT_INDEXED" in e["text"] for e in events(items))
 
 
@@ -100,7 +100,7 @@ def test_repolling_emits_only_new_bubbles_and_waits_for_the_one_being_written(tm
     assert [(e["text"], e["is_final_answer"]) for e in events(third)] == [
         ("Rounding to one decimal now.", True)
     ]
-    assert len(events(first)) == 8
+    assert len(events(first)) == 10
 
 
 _HOLD_LOCK = """
