@@ -5,11 +5,14 @@ payload}}``. ``TurnBegin.user_input`` is the user's prompt; ``ContentPart`` carr
 ``ToolCall``/``ToolResult`` pair by id; ``StepBegin``, ``StatusUpdate``, streaming ``ToolCallPart`` deltas and
 ``SubagentEvent`` mirrors carry nothing to index. ``TurnEnd`` and ``StepInterrupted`` end a turn (the wire log
 names no final answer, so none is flagged). A sub-agent's log (``<session>/subagents/<agent>/wire.jsonl``) is its
-own session, ``<session>:<agent>``, linked to its parent and marked as a sidechain.
+own session, ``<session>:<agent>``, linked to its parent and marked as a sidechain. The working directory comes
+from ``kimi.json`` (Kimi names a work dir's session folder by the MD5 of its path).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -19,6 +22,7 @@ from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
+    as_list,
     as_str,
     canonical_tool_name,
     is_moraine_tool_name,
@@ -56,7 +60,8 @@ class KimiAdapter:
         session, parent = _session_of(ctx)
         if not ctx.state.get("announced"):
             ctx.state["announced"] = True
-            out.append(SessionInfo(session=session, parent_session=parent))
+            ctx.state["cwd"] = _work_dir(ctx)
+            out.append(SessionInfo(session=session, parent_session=parent, cwd=ctx.state["cwd"]))
         if data.get("type") == "metadata":
             return out
         message = data.get("message")
@@ -68,7 +73,7 @@ class KimiAdapter:
             out.append(error)
         kind = message["type"]
         payload = as_dict(message.get("payload"))
-        base = _Base(session, timestamp, kind, parent is not None)
+        base = _Base(session, timestamp, kind, parent is not None, as_str(ctx.state.get("cwd")))
         if kind == "TurnBegin":
             text = _user_text(payload.get("user_input"))
             out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
@@ -92,11 +97,14 @@ class KimiAdapter:
 class _Base:
     """Fields every event of one wire line shares."""
 
-    def __init__(self, session: str, timestamp: datetime | None, kind: str, sidechain: bool) -> None:
+    def __init__(
+        self, session: str, timestamp: datetime | None, kind: str, sidechain: bool, cwd: str | None
+    ) -> None:
         self.session = session
         self.timestamp = timestamp
         self.kind = kind
         self.sidechain = sidechain
+        self.cwd = cwd
 
     def event(self, type_: EventType, **fields: Any) -> Event:
         provenance = {"message_type": self.kind, **fields.pop("provenance", {})}
@@ -104,6 +112,7 @@ class _Base:
             session=self.session,
             type=type_,
             timestamp=self.timestamp,
+            cwd=self.cwd,
             sidechain=self.sidechain,
             provenance=provenance,
             **fields,
@@ -117,6 +126,27 @@ def _session_of(ctx: StreamContext) -> tuple[str, str | None]:
         parent = directory.parent.parent.name
         return f"{parent}:{directory.name}", parent
     return directory.name, None
+
+
+def _work_dir(ctx: StreamContext) -> str | None:
+    """Return the session's working directory: Kimi names each work dir's session folder by the MD5 of its path,
+    and lists the work dirs in ``kimi.json`` beside ``sessions/``."""
+    parents = ctx.path.parents
+    for index, folder in enumerate(parents[:-1]):
+        if folder.parent.name == "sessions":
+            config = folder.parent.parent / "kimi.json"
+            try:
+                work_dirs = as_list(as_dict(json.loads(config.read_text(encoding="utf-8"))).get("work_dirs"))
+            except (OSError, ValueError):
+                return None
+            for entry in work_dirs:
+                path = as_str(as_dict(entry).get("path"))
+                if path and hashlib.md5(path.encode("utf-8")).hexdigest() == folder.name:
+                    return path
+            return None
+        if index > 4:
+            break
+    return None
 
 
 def _user_text(value: Any) -> str:

@@ -46,3 +46,10 @@ def test_turn_end_and_interrupt_end_turns_and_tool_results_know_their_tool() -> 
 def test_unknown_and_malformed_wire_lines_are_reported() -> None:
     reasons = [i["reason"] for i in normalized(WIRE) if i["item"] == "ingest_error"]
     assert reasons == ["unknown_record", "timestamp_parse_error", "malformed_record"]
+
+
+def test_working_directory_comes_from_the_md5_named_work_dir_in_kimi_json() -> None:
+    items = normalized(WIRE)
+    assert items[0]["cwd"] == "/home/dev/beehive"
+    assert {e["cwd"] for e in events(items)} == {"/home/dev/beehive"}
+    assert normalized(CHILD)[0]["cwd"] == "/home/dev/beehive"
