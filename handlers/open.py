@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from generated.models import OpenData, OpenRequest
@@ -32,18 +33,26 @@ __all__ = ["handle", "open_data"]
 Json = dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """One page of compact children and the cursor to the next page (None on the last)."""
+
+    items: list[Json]
+    next_cursor: str | None
+
+
 def _maybe(make: Callable[[int, int], str], key: int, value: int | None) -> str | None:
     return None if value is None else make(key, value)
 
 
-def _session_data(session: SessionRecord, page: Json | None) -> Json:
+def _session_data(session: SessionRecord, page: _Page | None) -> Json:
     last = session.turn_count or None
     first = 1 if last else None
     return {
         "kind": "session",
         "session": opened_session(session),
-        "turns": page["items"] if page else [],
-        "next_cursor": page["next_cursor"] if page else None,
+        "turns": page.items if page else [],
+        "next_cursor": page.next_cursor if page else None,
         "traversal": {
             "previous_session_id": None,
             "next_session_id": None,
@@ -60,15 +69,15 @@ def _turn_neighbours(turn_seq: int, session: SessionRecord) -> tuple[int | None,
     return previous, following
 
 
-def _turn_data(turn: TurnRecord, session: SessionRecord, page: Json | None) -> Json:
+def _turn_data(turn: TurnRecord, session: SessionRecord, page: _Page | None) -> Json:
     previous, following = _turn_neighbours(turn.turn_seq, session)
     return {
         "kind": "turn",
         "turn": opened_turn(turn),
         "session": session_brief(session),
         "summary": turn_digest(turn),
-        "events": page["items"] if page else [],
-        "next_cursor": page["next_cursor"] if page else None,
+        "events": page.items if page else [],
+        "next_cursor": page.next_cursor if page else None,
         "traversal": {
             "session_id": session_id(turn.key),
             "previous_turn_id": _maybe(turn_id, turn.key, previous),
@@ -79,7 +88,7 @@ def _turn_data(turn: TurnRecord, session: SessionRecord, page: Json | None) -> J
     }
 
 
-def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> Json:
+def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> _Page:
     """Read one page after the cursor's anchor, within its snapshot, and mint the next cursor."""
     items: list[Json]
     if cursor.kind == "session":
@@ -102,7 +111,7 @@ def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> Json:
                 cursor.kind, cursor.key, cursor.turn_seq, cursor.limit, anchor, cursor.upto, cursor.generation
             ),
         )
-    return {"items": items, "next_cursor": next_cursor}
+    return _Page(items, next_cursor)
 
 
 def _check_limit(limit: int, max_results: int) -> None:

@@ -16,6 +16,7 @@ __all__ = [
     "event_content",
     "event_summary",
     "opened_session",
+    "opened_turn",
     "session_brief",
     "session_ref",
     "turn_digest",
