@@ -8,6 +8,7 @@ identity: its Git common directory, else the existing launch directory itself; w
 
 from __future__ import annotations
 
+import os
 import posixpath
 from dataclasses import dataclass
 
@@ -26,7 +27,9 @@ class QueryPath:
 
 
 def reduce_path(path: str, launch_dir: str | None, resolver: ProjectResolver) -> QueryPath:
-    """Reduce a validated request path to the tail touches are stored under."""
+    """Reduce a validated request path to the tail touches are stored under (``~/`` is the home directory)."""
+    if path.startswith("~/"):
+        path = os.path.expanduser("~") + path[1:]
     if posixpath.isabs(path):
         absolute = normalize_abs(path)
     elif launch_dir is not None and posixpath.isabs(launch_dir):
