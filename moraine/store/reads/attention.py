@@ -59,6 +59,10 @@ READ_TOOLS: tuple[str, ...] = (
     "list_files",
     "find",
     "stat",
+    "fs_read",
+    "view_image",
+    "search_files",
+    "search_file_content",
 )
 
 
