@@ -1,4 +1,4 @@
-"""``moraine mcp``: the stdio MCP server an agent launches (for now it opens the store itself)."""
+"""``moraine mcp``: the stdio MCP server an agent launches; relays to the daemon, starting it when absent."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ from pathlib import Path
 
 import click
 
-from handlers import load_handlers
 from moraine.config import load_config
-from moraine.errors import ConfigError, StoreError
-from moraine.server.runtime import open_deps
-from moraine.server.service import ToolService
-from moraine.server.transports import run_stdio
+from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.relay import run_relay
+from moraine.daemon.settings import daemon_settings
+from moraine.errors import ConfigError
 
 __all__ = ["mcp"]
 
@@ -20,15 +19,14 @@ __all__ = ["mcp"]
 @click.command("mcp")
 @click.pass_context
 def mcp(ctx: click.Context) -> None:
-    """Serve the four MCP tools over stdio (what an agent's MCP config launches)."""
+    """Serve the four MCP tools over stdio (what an agent's MCP config launches), answered by the daemon."""
     logging.basicConfig(level=logging.WARNING, format="moraine mcp: %(levelname)s %(name)s: %(message)s")
     config_path = ctx.obj.get("config_path") if ctx.obj else None
     try:
         config = load_config(Path(config_path) if config_path else None)
-        deps = open_deps(config, launch_dir=Path.cwd())
-    except (ConfigError, StoreError) as exc:
+        settings = daemon_settings(config)
+    except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    try:
-        run_stdio(ToolService(deps, load_handlers()))
-    finally:
-        deps.store.close()
+    run_relay(
+        DaemonPaths(config.home), settings.start_timeout_seconds, Path(config_path) if config_path else None
+    )

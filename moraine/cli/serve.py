@@ -1,39 +1,38 @@
-"""``moraine serve``: MCP over streamable HTTP plus the HTTP facade, on 127.0.0.1 by default."""
+"""``moraine serve``: the daemon (owns the store, ingests and watches, serves MCP and the HTTP facade)."""
 
 from __future__ import annotations
 
-import logging
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from handlers import load_handlers
 from moraine.config import load_config
+from moraine.daemon.lifecycle import DaemonAlreadyRunning, run_daemon
+from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError, StoreError
-from moraine.server.runtime import open_deps
-from moraine.server.service import ToolService
-from moraine.server.transports import run_http
 
 __all__ = ["serve"]
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
+@click.option(
+    "--port",
+    default=None,
+    type=click.IntRange(0, 65535),
+    help="Loopback TCP port (default: [daemon] port, 0 = any free port).",
+)
+@click.option("--spawned", is_flag=True, hidden=True, help="Started by `moraine mcp`: exit when idle.")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int) -> None:
-    """Serve MCP at http://HOST:PORT/mcp and the HTTP facade (POST /v1/tools/<tool>, GET /openapi.json)."""
-    logging.basicConfig(level=logging.INFO, format="moraine serve: %(levelname)s %(name)s: %(message)s")
+def serve(ctx: click.Context, port: int | None, spawned: bool) -> None:
+    """Run the daemon: index every enabled source, keep watching, serve MCP (http://127.0.0.1:PORT/mcp and a
+    user-only Unix socket under $MORAINE_HOME/run) and the HTTP facade (POST /v1/tools/<tool>)."""
     config_path = ctx.obj.get("config_path") if ctx.obj else None
     try:
         config = load_config(Path(config_path) if config_path else None)
-        deps = open_deps(config)
-    except (ConfigError, StoreError) as exc:
+        settings = daemon_settings(config)
+        if port is not None:
+            settings = replace(settings, port=port)
+        run_daemon(config, settings, spawned=spawned)
+    except (ConfigError, StoreError, DaemonAlreadyRunning, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(
-        f"moraine: MCP at http://{host}:{port}/mcp, HTTP facade at http://{host}:{port}/v1/tools/<tool>"
-    )
-    try:
-        run_http(ToolService(deps, load_handlers()), host, port)
-    finally:
-        deps.store.close()

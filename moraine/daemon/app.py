@@ -1,0 +1,115 @@
+"""The daemon's ASGI app: MCP over streamable HTTP at /mcp, the HTTP facade, and the endpoints relays use.
+
+- ``GET /v1/daemon/health``: who is serving (pid, version, readiness, backfill, admission counters).
+- ``POST /v1/daemon/call``: ``{"tool", "arguments", "launch_dir"}`` -> ``{"envelope", "is_error"}``; the call is
+  cancelled when the caller disconnects before the answer (the relay disconnects when its client cancels).
+- ``GET /v1/daemon/attach``: a response that stays open while a relay lives; attached relays keep the daemon up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from moraine.daemon.activity import Activity
+from moraine.daemon.admission import Admission
+from moraine.server.http_app import MCP_PATH, facade_routes
+from moraine.server.mcp_app import build_mcp_server
+from moraine.server.service import ToolReply, ToolService
+
+__all__ = ["ATTACH_PATH", "CALL_PATH", "HEALTH_PATH", "build_daemon_app"]
+
+HEALTH_PATH = "/v1/daemon/health"
+CALL_PATH = "/v1/daemon/call"
+ATTACH_PATH = "/v1/daemon/attach"
+_CLIENT_CLOSED = 499
+
+
+def build_daemon_app(
+    service: ToolService,
+    admission: Admission,
+    activity: Activity,
+    stopping: anyio.Event,
+    describe: Callable[[], dict[str, Any]],
+    host: str = "127.0.0.1",
+) -> Starlette:
+    """Return the daemon's app; ``describe`` supplies the health document's identity fields."""
+
+    async def health(request: Request) -> Response:
+        body = {
+            **describe(),
+            "running": admission.running,
+            "queued": admission.queued,
+            "attached": activity.attached,
+        }
+        return JSONResponse(body)
+
+    async def call(request: Request) -> Response:
+        try:
+            body: Any = json.loads(await request.body())
+            tool, arguments, launch_dir = _call_fields(body)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=400)
+        reply: ToolReply | None = None
+        async with anyio.create_task_group() as group:
+
+            async def answer() -> None:
+                nonlocal reply
+                reply = await service.call(tool, arguments, launch_dir=launch_dir)
+                group.cancel_scope.cancel()
+
+            async def watch_disconnect() -> None:
+                while (await request.receive())["type"] != "http.disconnect":
+                    pass
+                group.cancel_scope.cancel()  # the caller is gone: cancel its work
+
+            group.start_soon(answer)
+            group.start_soon(watch_disconnect)
+        if reply is None:
+            return Response(status_code=_CLIENT_CLOSED)
+        return JSONResponse({"envelope": reply.envelope, "is_error": reply.is_error})
+
+    async def attach(request: Request) -> Response:
+        async def hold() -> AsyncIterator[bytes]:
+            activity.attach()
+            try:
+                yield json.dumps({"pid": os.getpid()}).encode() + b"\n"
+                await stopping.wait()
+            finally:
+                activity.detach()
+
+        return StreamingResponse(hold(), media_type="application/x-ndjson")
+
+    routes = [
+        *facade_routes(service),
+        Route(HEALTH_PATH, health, methods=["GET"]),
+        Route(CALL_PATH, call, methods=["POST"]),
+        Route(ATTACH_PATH, attach, methods=["GET"]),
+    ]
+    server = build_mcp_server(service)
+    return server.streamable_http_app(
+        streamable_http_path=MCP_PATH, host=host, custom_starlette_routes=routes
+    )
+
+
+def _call_fields(body: Any) -> tuple[str, Any, Path | None]:
+    """Return (tool, arguments, launch_dir) of a relay call body.
+
+    Raises:
+        ValueError: the body is not a call object.
+    """
+    if not isinstance(body, dict) or not isinstance(body.get("tool"), str):
+        raise ValueError("body must be an object with a string 'tool'")
+    raw_dir = body.get("launch_dir")
+    if raw_dir is not None and (not isinstance(raw_dir, str) or not os.path.isabs(raw_dir)):
+        raise ValueError("launch_dir must be an absolute path or null")
+    return body["tool"], body.get("arguments", {}), Path(raw_dir) if raw_dir else None

@@ -1,0 +1,101 @@
+"""The daemon's call runner: admission, one store connection per running call, and cancellation that stops queries.
+
+A cancelled call (MCP ``notifications/cancelled`` or a relay's disconnect) sets its tag's cancel flag, so no further
+statement starts, and kills its running statement with ``KILL QUERY`` on a separate control connection (chDB and a
+ClickHouse server both list running statements in ``system.processes``). The slot is released only once the
+worker thread has finished, so ``max_concurrent`` bounds real work, cancelled or not.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import anyio
+
+from handlers.deps import Deps
+from moraine.daemon.activity import Activity
+from moraine.daemon.admission import Admission
+from moraine.errors import StoreError
+from moraine.server.service import ToolReply
+from moraine.store.client import Store
+from moraine.store.querytag import MARKER_PREFIX, QueryTag, current_tag
+
+__all__ = ["CancellingRunner", "kill_tagged"]
+
+logger = logging.getLogger("moraine.daemon")
+_KILL_EVERY_SECONDS = 0.25
+_GIVE_UP_SECONDS = 60.0
+# The marker is passed in two parts so the KILL statement's own text never matches it.
+_KILL_SQL = "KILL QUERY WHERE position(query, concat({prefix:String}, {token:String})) > 0 ASYNC"
+
+
+def kill_tagged(control: Store, tag: QueryTag) -> None:
+    """Ask the store to stop every running statement of ``tag``."""
+    control.command(_KILL_SQL, {"prefix": MARKER_PREFIX, "token": tag.token})
+
+
+class CancellingRunner:
+    """A ``ToolService`` runner: admitted calls run on a pooled store connection; cancellation stops them."""
+
+    def __init__(
+        self, admission: Admission, stores: Sequence[Store], control: Store, activity: Activity | None = None
+    ) -> None:
+        if len(stores) < admission.max_concurrent:
+            raise ValueError("the store pool needs one connection per concurrent call")
+        self.admission = admission
+        self.control = control
+        self.activity = activity or Activity()
+        self._free = list(stores)
+        self.cancelled_calls = 0
+
+    async def __call__(self, work: Callable[[Deps], ToolReply], deps: Deps) -> ToolReply:
+        """Run ``work`` once admitted (raises BusyError when the queue is full)."""
+        self.activity.call_started()
+        try:
+            async with self.admission.slot():
+                store = self._free.pop()
+                try:
+                    return await self._run(work, replace(deps, store=store))
+                finally:
+                    self._free.append(store)
+        finally:
+            self.activity.call_finished()
+
+    async def _run(self, work: Callable[[Deps], ToolReply], deps: Deps) -> ToolReply:
+        tag = QueryTag()
+        finished = threading.Event()
+
+        def in_thread() -> ToolReply:
+            token = current_tag.set(tag)
+            try:
+                return work(deps)
+            finally:
+                current_tag.reset(token)
+                finished.set()
+
+        try:
+            return await anyio.to_thread.run_sync(in_thread, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                self.cancelled_calls += 1
+                tag.cancelled.set()
+                await anyio.to_thread.run_sync(self._stop, tag, finished)
+            raise
+
+    def _stop(self, tag: QueryTag, finished: threading.Event) -> None:
+        """Kill the call's statements until its thread has finished (bounded)."""
+        deadline = time.monotonic() + _GIVE_UP_SECONDS
+        while not finished.is_set():
+            try:
+                kill_tagged(self.control, tag)
+            except StoreError as exc:
+                logger.warning("could not kill the statements of a cancelled call: %s", exc.message)
+            if finished.wait(_KILL_EVERY_SECONDS):
+                return
+            if time.monotonic() > deadline:
+                logger.error("a cancelled call is still running after %.0f s; leaving it", _GIVE_UP_SECONDS)
+                return

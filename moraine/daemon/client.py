@@ -1,0 +1,79 @@
+"""Talk to the daemon over its Unix socket: health (sync, for the launcher), calls and attach (async, for the relay)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+
+from moraine.daemon.app import ATTACH_PATH, CALL_PATH, HEALTH_PATH
+
+__all__ = ["DaemonConnection", "DaemonUnreachable", "health"]
+
+_BASE = "http://moraine.daemon"
+_HEALTH_TIMEOUT = 2.0
+_CONNECT_TIMEOUT = 5.0
+
+
+class DaemonUnreachable(Exception):
+    """The daemon did not answer on its socket."""
+
+
+def health(socket_path: Path, timeout: float = _HEALTH_TIMEOUT) -> dict[str, Any]:
+    """Return the daemon's health document.
+
+    Raises:
+        DaemonUnreachable: nothing answers on ``socket_path``, or the answer is not a health document.
+    """
+    try:
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(socket_path)), timeout=timeout) as client:
+            response = client.get(_BASE + HEALTH_PATH)
+            response.raise_for_status()
+            body: Any = response.json()
+    except (httpx.HTTPError, ValueError, OSError) as exc:
+        raise DaemonUnreachable(f"no daemon answers on {socket_path}: {exc}") from exc
+    if not isinstance(body, dict) or not isinstance(body.get("pid"), int):
+        raise DaemonUnreachable(f"unexpected health answer on {socket_path}: {body!r}")
+    return body
+
+
+class DaemonConnection:
+    """An async client on the daemon's socket: no read deadline (calls take as long as they take)."""
+
+    def __init__(self, socket_path: Path) -> None:
+        self.socket_path = socket_path
+        timeout = httpx.Timeout(None, connect=_CONNECT_TIMEOUT)
+        self._client = httpx.AsyncClient(
+            transport=httpx.AsyncHTTPTransport(uds=str(socket_path)), timeout=timeout, base_url=_BASE
+        )
+
+    async def call(self, tool: str, arguments: Any) -> tuple[dict[str, Any], bool]:
+        """Forward one tool call with this process's launch directory; return (envelope, is_error).
+
+        Raises:
+            DaemonUnreachable: the daemon is gone or answered something that is not a reply.
+        """
+        body = {"tool": tool, "arguments": arguments, "launch_dir": os.getcwd()}
+        try:
+            response = await self._client.post(CALL_PATH, json=body)
+            response.raise_for_status()
+            reply: Any = response.json()
+        except (httpx.HTTPError, ValueError, OSError) as exc:
+            raise DaemonUnreachable(f"the daemon did not answer {tool}: {exc}") from exc
+        if not isinstance(reply, dict) or not isinstance(reply.get("envelope"), dict):
+            raise DaemonUnreachable(f"the daemon's answer to {tool} is not a reply")
+        return reply["envelope"], bool(reply.get("is_error"))
+
+    async def attach(self) -> None:
+        """Stay attached (keeps a relay-started daemon up) until the daemon closes the stream or goes away."""
+        try:
+            async with self._client.stream("GET", ATTACH_PATH) as response:
+                async for _ in response.aiter_bytes():
+                    pass
+        except (httpx.HTTPError, OSError):
+            return
+
+    async def aclose(self) -> None:
+        await self._client.aclose()

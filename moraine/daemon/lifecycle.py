@@ -1,0 +1,244 @@
+"""Run the daemon: own the store, listen on loopback TCP and a user-only Unix socket, ingest, stop cleanly.
+
+Order: owner lock -> log -> store connections -> listeners -> serving -> state file (ready) -> ingest thread.
+Shutdown (SIGTERM/SIGINT, or idle exit for a daemon a relay started): stop serving, stop ingest, close the store,
+remove the state file and socket, release the lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import sys
+from contextlib import nullcontext
+from dataclasses import replace
+from datetime import UTC, datetime
+from importlib import metadata
+from types import FrameType
+from typing import Any
+
+import anyio
+import uvicorn
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from handlers import load_handlers
+from handlers.deps import Deps
+from moraine.config import Config
+from moraine.daemon.activity import Activity
+from moraine.daemon.admission import Admission
+from moraine.daemon.app import build_daemon_app
+from moraine.daemon.cancel import CancellingRunner
+from moraine.daemon.ingest import BackgroundIngest
+from moraine.daemon.locks import FileLock
+from moraine.daemon.logs import setup_logging
+from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.settings import DaemonSettings
+from moraine.daemon.state import DaemonState, read_state, remove_state, write_state
+from moraine.errors import ConfigError
+from moraine.server.runtime import settings_from_config
+from moraine.server.service import ToolService
+from moraine.store.client import Store
+
+__all__ = ["DaemonAlreadyRunning", "moraine_version", "run_daemon"]
+
+logger = logging.getLogger("moraine.daemon")
+HOST = "127.0.0.1"
+_MONITOR_SECONDS = 0.1
+
+
+class DaemonAlreadyRunning(Exception):
+    """Another daemon holds this Moraine home."""
+
+
+def moraine_version() -> str:
+    try:
+        return metadata.version("moraine")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) -> None:
+    """Serve until a signal (or, when ``spawned`` by a relay, until idle for ``settings.idle_exit_seconds``).
+
+    Raises:
+        DaemonAlreadyRunning: another daemon owns ``config.home``.
+        ConfigError: the socket path is unusable.
+        StoreError: the store cannot be opened.
+    """
+    paths = DaemonPaths(config.home)
+    paths.prepare()
+    problem = paths.socket_path_problem()
+    if problem:
+        raise ConfigError(problem)
+    owner = FileLock(paths.owner_lock)
+    if not owner.try_acquire():
+        state = read_state(paths.state)
+        who = f" (pid {state.pid}, port {state.port})" if state else ""
+        raise DaemonAlreadyRunning(f"a Moraine daemon is already running for {config.home}{who}")
+    try:
+        terminal = sys.stderr.isatty()
+        setup_logging(paths.log, to_terminal=terminal)
+        logger.info(
+            "starting (pid %d, version %s, store %s)", os.getpid(), moraine_version(), config.store_dsn
+        )
+        _Daemon(config, settings, paths, spawned, terminal).run()
+    finally:
+        owner.release()
+
+
+class _Daemon:
+    def __init__(
+        self, config: Config, settings: DaemonSettings, paths: DaemonPaths, spawned: bool, terminal: bool
+    ) -> None:
+        self.config = config
+        self.settings = settings
+        self.paths = paths
+        self.spawned = spawned
+        self.terminal = terminal
+        self.started_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        self.port = 0
+        self.activity = Activity()
+        self.admission = Admission(settings.max_concurrent, settings.max_queued)
+        self._stop_requested = False
+        self._uvicorn: uvicorn.Server | None = None
+
+    def run(self) -> None:
+        ingest_store = Store.open(self.config.store_dsn, self.config.database)
+        pool = [
+            Store(self.config.store_dsn, self.config.database) for _ in range(self.settings.max_concurrent)
+        ]
+        control = Store(self.config.store_dsn, self.config.database)
+        tcp, unix = self._listeners()
+        progress = self._progress()
+        ingest = BackgroundIngest(ingest_store, self.config, progress=self._progress_callback(progress))
+        try:
+            with progress if progress is not None else nullcontext():
+                anyio.run(self._serve, tcp, unix, pool, control, ingest)
+        finally:
+            ingest.shutdown()
+            for store in [*pool, control, ingest_store]:
+                store.close()
+            remove_state(self.paths.state, os.getpid())
+            self.paths.socket.unlink(missing_ok=True)
+            logger.info("stopped")
+
+    def _listeners(self) -> tuple[socket.socket, socket.socket]:
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        tcp.bind((HOST, self.settings.port))
+        self.port = tcp.getsockname()[1]
+        self.paths.socket.unlink(missing_ok=True)  # we hold the owner lock: any socket file here is stale
+        unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        previous = os.umask(0o177)
+        try:
+            unix.bind(str(self.paths.socket))
+        finally:
+            os.umask(previous)
+        os.chmod(self.paths.socket, 0o600)
+        return tcp, unix
+
+    def _progress(self) -> Progress | None:
+        if not self.terminal:
+            return None
+        columns = (
+            TextColumn("backfill"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("files · {task.fields[events]} events"),
+            TimeElapsedColumn(),
+        )
+        return Progress(*columns, console=Console(stderr=True), transient=True)
+
+    def _progress_callback(self, progress: Progress | None) -> Any:
+        if progress is None:
+            return None
+        task = progress.add_task("backfill", total=None, events=0)
+
+        def report(done: int, total: int, events: int) -> None:
+            progress.update(task, completed=done, total=total, events=events)
+            if done == total:
+                progress.stop()
+
+        return report
+
+    def _describe(self, ingest: BackgroundIngest) -> dict[str, Any]:
+        return {
+            "pid": os.getpid(),
+            "version": moraine_version(),
+            "port": self.port,
+            "socket": str(self.paths.socket),
+            "ready": True,
+            "started_at": self.started_at,
+            "backfill": "done" if ingest.backfilled.is_set() else "running",
+            "ingest_error": ingest.last_error,
+        }
+
+    async def _serve(
+        self,
+        tcp: socket.socket,
+        unix: socket.socket,
+        pool: list[Store],
+        control: Store,
+        ingest: BackgroundIngest,
+    ) -> None:
+        runner = CancellingRunner(self.admission, pool, control, self.activity)
+        deps = Deps(store=pool[0], settings=settings_from_config(self.config), launch_dir=None)
+        service = ToolService(deps, load_handlers(), runner=runner)
+        stopping = anyio.Event()
+        app = build_daemon_app(
+            service, self.admission, self.activity, stopping, lambda: self._describe(ingest), HOST
+        )
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3, lifespan="on")
+        server = uvicorn.Server(config)
+        self._uvicorn = server
+        self._install_signals()
+        async with anyio.create_task_group() as group:
+            group.start_soon(self._monitor, server, ingest, stopping)
+            await server.serve(sockets=[tcp, unix])
+            stopping.set()
+            group.cancel_scope.cancel()
+
+    def _install_signals(self) -> None:
+        """Turn SIGTERM/SIGINT into a clean stop (uvicorn re-raises them to these handlers when it is done)."""
+
+        def request_stop(signum: int, frame: FrameType | None) -> None:
+            self._stop_requested = True
+            if self._uvicorn is not None:
+                self._uvicorn.should_exit = True
+
+        signal.signal(signal.SIGTERM, request_stop)
+        signal.signal(signal.SIGINT, request_stop)
+
+    async def _monitor(self, server: uvicorn.Server, ingest: BackgroundIngest, stopping: anyio.Event) -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            await anyio.sleep(_MONITOR_SECONDS)
+        state = DaemonState(
+            pid=os.getpid(),
+            port=self.port,
+            socket=str(self.paths.socket),
+            version=moraine_version(),
+            started_at=self.started_at,
+            ready=True,
+        )
+        write_state(self.paths.state, state)
+        logger.info("ready: MCP at http://%s:%d/mcp and unix:%s", HOST, self.port, self.paths.socket)
+        ingest.start()
+        backfill_noted = False
+        while not server.should_exit:
+            if not backfill_noted and ingest.backfilled.is_set():
+                backfill_noted = True
+                write_state(self.paths.state, replace(state, backfill="done"))
+            if self._idle_too_long():
+                logger.info("no client for %.0f s: exiting", self.settings.idle_exit_seconds)
+                server.should_exit = True
+            await anyio.sleep(_MONITOR_SECONDS)
+        stopping.set()
+
+    def _idle_too_long(self) -> bool:
+        limit = self.settings.idle_exit_seconds
+        return self.spawned and limit > 0 and self.activity.idle_seconds() >= limit

@@ -1,0 +1,63 @@
+"""The ``[daemon]`` table of the configuration: port, admission limits, start deadline, idle exit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from moraine.config import Config
+from moraine.errors import ConfigError
+
+__all__ = ["DaemonSettings", "daemon_settings"]
+
+_ALLOWED = {"port", "max_concurrent", "max_queued", "start_timeout_seconds", "idle_exit_seconds"}
+
+
+@dataclass(frozen=True, slots=True)
+class DaemonSettings:
+    """``port`` 0 picks a free port; ``idle_exit_seconds`` applies to daemons a relay started (0 = never exit)."""
+
+    port: int = 0
+    max_concurrent: int = 4
+    max_queued: int = 32
+    start_timeout_seconds: float = 60.0
+    idle_exit_seconds: float = 600.0
+
+
+def daemon_settings(config: Config) -> DaemonSettings:
+    """Return the daemon settings of ``config`` (defaults for what it does not set).
+
+    Raises:
+        ConfigError: the table has an unknown key or a value of the wrong type or range.
+    """
+    where = f"{config.path}: " if config.path else ""
+    raw = config.extra.get("daemon", {})
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}daemon must be a table ([daemon])")
+    unknown = sorted(set(raw) - _ALLOWED)
+    if unknown:
+        raise ConfigError(
+            f"{where}daemon.{unknown[0]} is not a known setting (known: {', '.join(sorted(_ALLOWED))})"
+        )
+    defaults = DaemonSettings()
+    return DaemonSettings(
+        port=_integer(raw, "port", defaults.port, 0, 65535, where),
+        max_concurrent=_integer(raw, "max_concurrent", defaults.max_concurrent, 1, 1024, where),
+        max_queued=_integer(raw, "max_queued", defaults.max_queued, 0, 100_000, where),
+        start_timeout_seconds=_number(raw, "start_timeout_seconds", defaults.start_timeout_seconds, where),
+        idle_exit_seconds=_number(raw, "idle_exit_seconds", defaults.idle_exit_seconds, where),
+    )
+
+
+def _integer(raw: dict[str, Any], key: str, default: int, low: int, high: int, where: str) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{where}daemon.{key} must be an integer from {low} to {high} (got {value!r})")
+    return value
+
+
+def _number(raw: dict[str, Any], key: str, default: float, where: str) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(f"{where}daemon.{key} must be a non-negative number (got {value!r})")
+    return float(value)
