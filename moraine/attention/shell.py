@@ -31,6 +31,7 @@ _PATTERN_FLAGS = frozenset({"-e", "-f", "--regexp", "--expression", "--file"})
 _CODE_FLAGS = frozenset({"-c", "-e", "-m", "--eval", "--command", "-r"})
 _CODE_COMMANDS = frozenset({"python", "python3", "node", "perl", "ruby", "deno", "bun", "php", "uv", "npx"})
 _VALUE_FLAGS = frozenset({"-m", "--message"})
+_DIR_FLAG_COMMANDS = frozenset({"git", "make"})  # `-C DIR`: run in DIR
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _LINE_REF = re.compile(r"^(.+\.[A-Za-z0-9_]+):\d+(?::\d+)?$")
@@ -191,6 +192,13 @@ def _simple(argv: Sequence[str], cd: str, depth: int) -> Iterator[Operand]:
         if silent:
             continue
         if word == "--":
+            continue
+        if word == "-C" and name in _DIR_FLAG_COMMANDS and index < len(argv):
+            target = clean_path(argv[index].rstrip("/") or "/")
+            index += 1
+            if target is None:
+                return  # `git -C $DIR ...`: the base of the remaining operands is unknown
+            cd = _join(cd, target) if not posixpath.isabs(target) else target
             continue
         if word.startswith("-"):
             if name in _PATTERN_FIRST and word in _PATTERN_FLAGS:

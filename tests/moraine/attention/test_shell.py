@@ -78,3 +78,12 @@ def test_extension_less_slash_words_are_weak_candidates() -> None:
 def test_unbalanced_quotes_do_not_crash() -> None:
     assert paths("cat 'src/app.py") == []
     assert paths('cat src/app.py "unterminated') == ["src/app.py"]
+
+
+def test_git_and_make_dash_c_move_the_base_of_their_operands() -> None:
+    assert shell_operands("git -C ../lib add src/app.py") == [Operand("src/app.py", "../lib", True)]
+    assert shell_operands("make -C build install.mk; cat a.py") == [
+        Operand("install.mk", "build", True),
+        Operand("a.py", "", True),
+    ]
+    assert shell_operands("git -C $ROOT diff src/app.py") == []
