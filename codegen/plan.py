@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.diagnostics import Diagnostic, Severity, SpecError
+from codegen.links import links_for
 from codegen.load import DIALECT, Spec, ToolSpec
 from codegen.names import ClassName, PythonIdentifier
 
@@ -283,6 +284,7 @@ def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
                 "responses": {
                     "200": {
                         "description": "The tool result: a success envelope or an error envelope.",
+                        **links_for(tool.name, {t.name for t in tools}),
                         "content": {
                             "application/json": {
                                 "schema": {
