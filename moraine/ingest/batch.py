@@ -142,22 +142,23 @@ class Batch:
         self.event_count += 1
 
     def add_postings(self, terms: Mapping[str, int], doc_len: int, fixed: tuple[Any, ...]) -> None:
-        """Append one postings row per term; ``fixed`` = the row's other values after term/session..."""
+        """Append one postings row per term; ``fixed`` = (session_key, seq, turn_seq, type, harness, source,
+        timestamp, stream_id, source_offset), the values every row of this event shares."""
         session_key, seq, turn_seq, type_, harness, source, timestamp, stream_id, offset = fixed
         cols = self.postings
-        for term, tf in terms.items():
-            cols[0].append(term)
-            cols[1].append(session_key)
-            cols[2].append(seq)
-            cols[3].append(turn_seq)
-            cols[4].append(min(tf, 65535))
-            cols[5].append(doc_len)
-            cols[6].append(type_)
-            cols[7].append(harness)
-            cols[8].append(source)
-            cols[9].append(timestamp)
-            cols[10].append(stream_id)
-            cols[11].append(offset)
+        n = len(terms)
+        cols[0].extend(terms.keys())
+        cols[1].extend([session_key] * n)
+        cols[2].extend([seq] * n)
+        cols[3].extend([turn_seq] * n)
+        cols[4].extend([tf if tf < 65535 else 65535 for tf in terms.values()])
+        cols[5].extend([doc_len] * n)
+        cols[6].extend([type_] * n)
+        cols[7].extend([harness] * n)
+        cols[8].extend([source] * n)
+        cols[9].extend([timestamp] * n)
+        cols[10].extend([stream_id] * n)
+        cols[11].extend([offset] * n)
         key = (stream_id, type_)
         stat = self.doc_stats.get(key)
         if stat is None:

@@ -319,9 +319,10 @@ class Ingestor:
         if opened and previous_turn is not None:
             self._batch.keep_turn(state.key, previous_turn)
         timestamp = to_utc(event.timestamp)
+        ts_ms = to_ms(timestamp)  # events and postings take epoch milliseconds (the driver's fast path)
         if event.model:
             state.model = event.model
-        state.add(seq, event, to_ms(timestamp))
+        state.add(seq, event, ts_ms)
         summary, summary_truncated = event_summary(event)
         terms, doc_len = posting_terms(event)
         source = stream.source
@@ -332,7 +333,7 @@ class Ingestor:
                 turn_seq,
                 ordinal,
                 event.type.value,
-                timestamp,
+                ts_ms,
                 int(event.terminal),
                 event.terminal_kind.value if event.terminal_kind else "",
                 int(event.is_final_answer),
@@ -369,7 +370,7 @@ class Ingestor:
                     event.type.value,
                     source.harness,
                     source.name,
-                    timestamp,
+                    ts_ms,
                     stream.id,
                     item.offset,
                 ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 __all__ = ["MAX_TERM_CHARS", "query_terms", "tokenize"]
 
@@ -85,27 +86,54 @@ def _emit(term: str, out: list[str]) -> None:
 def tokenize(text: str) -> list[str]:
     """Return the terms of ``text`` in order, with repeats (callers count term frequency)."""
     out: list[str] = []
+    append = out.append
     text = unicodedata.normalize("NFKC", text)
-    for chunk_match in _CHUNK.finditer(text):
-        chunk = chunk_match.group(0)
+    for chunk in _CHUNK.findall(text):
+        if chunk.isascii():
+            _tokenize_ascii(chunk, out, append)
+            continue
         parts = _PART.findall(chunk)
-        ascii_chunk = (
-            chunk.isascii()
-        )  # fast path: ASCII has no unspaced scripts; lower-case words no camel cuts
-        if len(parts) > 1 and (ascii_chunk or not any(_is_unspaced_script(c) for c in chunk)):
+        if len(parts) > 1 and not any(_is_unspaced_script(c) for c in chunk):
             _emit(chunk.lower(), out)
         for part in parts:
-            if ascii_chunk and part.lower() == part:
-                _emit(part, out)
-                continue
-            pieces = [part] if ascii_chunk else _split_unspaced(part)
-            for piece in pieces:
+            for piece in _split_unspaced(part):
                 sub = _camel_parts(piece) if not _is_unspaced_script(piece[0]) else [piece]
                 _emit(piece.lower(), out)
                 if len(sub) > 1:
                     for s in sub:
                         _emit(s.lower(), out)
     return out
+
+
+# Fast path for ASCII chunks (the bulk of agent transcripts); the same terms as the general path, in the same order.
+_ASCII_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]*[a-z0-9]+|[A-Z]+")
+
+
+def _tokenize_ascii(chunk: str, out: list[str], append: Callable[[str], None]) -> None:
+    if chunk.isalnum():  # one part, no connectors
+        lower = chunk.lower()
+        if len(chunk) <= MAX_TERM_CHARS:
+            append(lower)
+        if lower != chunk:
+            sub = _ASCII_CAMEL.findall(chunk)
+            if len(sub) > 1:
+                for s in sub:
+                    if len(s) <= MAX_TERM_CHARS:
+                        append(s.lower())
+        return
+    parts = _PART.findall(chunk)
+    if len(parts) > 1:
+        _emit(chunk.lower(), out)
+    for part in parts:
+        lower = part.lower()
+        if len(part) <= MAX_TERM_CHARS:
+            append(lower)
+        if lower != part:
+            sub = _ASCII_CAMEL.findall(part)
+            if len(sub) > 1:
+                for s in sub:
+                    if len(s) <= MAX_TERM_CHARS:
+                        append(s.lower())
 
 
 def query_terms(text: str, limit: int = 32) -> list[str]:

@@ -214,8 +214,8 @@ def test_the_same_session_in_two_files_gets_separate_keys(store: Store, tmp_path
 def test_sources_without_an_adapter_are_reported_not_failed(store: Store, tmp_path: Path) -> None:
     trace = tmp_path / "a.jsonl"
     write_lines(trace, conversation())
-    summary = ingest_paths(store, [trace], source="kiro", harness="kiro-cli")
-    assert summary.no_adapter == ["kiro"]
+    summary = ingest_paths(store, [trace], source="future", harness="future-harness")
+    assert summary.no_adapter == ["future"]
     assert counts(store)["events"] == 0
 
 
