@@ -309,7 +309,52 @@ def _event(reply: Reply, _: dict[str, Reply]) -> None:
     assert data["traversal"]["previous_event_id"] is None and data["traversal"]["previous_turn_id"] is None
 
 
+def _completed_turn(final: str) -> Check:
+    def check(reply: Reply, _: dict[str, Reply]) -> None:
+        data = ok(reply)
+        assert data["turn"]["completed"] is True and data["turn"]["terminal_event_id"]
+        assert data["summary"]["final_response"]["text"] == final
+
+    return check
+
+
+def _incomplete_turn(reply: Reply, _: dict[str, Reply]) -> None:
+    data = ok(reply)
+    assert data["turn"]["completed"] is False and data["turn"]["terminal_event_id"] is None
+    assert data["summary"]["final_response"] is None and data["summary"]["tools_called"] == ["exec_command"]
+
+
+def _session_completion(expected: bool, title: str | None) -> Check:
+    def check(reply: Reply, _: dict[str, Reply]) -> None:
+        data = ok(reply)
+        assert data["session"]["completed"] is expected and data["session"]["title"] == title
+
+    return check
+
+
 OPEN_ROWS: list[Row] = [
+    (
+        "codex finished turn",
+        OPEN,
+        {"id": turn_id(IDENT, 1)},
+        _completed_turn(
+            "parseConfigFile lives in src/config/parser.py; the loader imports parse_config_file instead."
+        ),
+    ),
+    ("codex unfinished turn", OPEN, {"id": turn_id(IDENT, 3)}, _incomplete_turn),
+    (
+        "claude finished turn",
+        OPEN,
+        {"id": turn_id(CLAUDE, 1)},
+        _completed_turn("The retry loop never increments attempt, so fetchWithBackoff spins forever."),
+    ),
+    (
+        "claude session ends unfinished",
+        OPEN,
+        {"id": session_id(CLAUDE)},
+        _session_completion(False, "Retry loop investigation"),
+    ),
+    ("codex session ends unfinished", OPEN, {"id": session_id(IDENT)}, _session_completion(False, None)),
     ("id=session", OPEN, {"id": session_id(BIG)}, _session_summary_only),
     ("id=session, limit=N", OPEN, {"id": session_id(BIG), "limit": 3}, _session_page),
     ("id=turn", OPEN, {"id": turn_id(CLAUDE, 2)}, _turn_summary_only),
