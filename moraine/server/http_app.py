@@ -28,6 +28,10 @@ def _openapi_text() -> str:
     return (resources.files("generated") / "openapi.json").read_text(encoding="utf-8")
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
 def facade_routes(service: ToolService) -> list[Route]:
     """Return the facade's routes: one POST per tool and the OpenAPI document."""
     openapi = _openapi_text()
@@ -38,8 +42,8 @@ def facade_routes(service: ToolService) -> list[Route]:
             reply = await service.call(tool, {})
             return JSONResponse(reply.envelope, status_code=404)
         try:
-            arguments: Any = json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            arguments: Any = json.loads(await request.body(), parse_constant=_reject_constant)
+        except (ValueError, UnicodeDecodeError) as exc:
             body = error_body(RequestError(f"request body must be a JSON object: {exc}"), tool)
             return JSONResponse(error_envelope(tool, {}, body, [], 0))
         reply = await service.call(tool, arguments)

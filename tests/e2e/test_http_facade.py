@@ -102,15 +102,17 @@ def test_facade_serves_the_generated_openapi_document(service: ToolService) -> N
 
 
 def test_facade_answers_bad_json_and_unknown_tools_with_error_envelopes(service: ToolService) -> None:
-    async def run() -> tuple[httpx2.Response, httpx2.Response]:
+    async def run() -> tuple[httpx2.Response, httpx2.Response, httpx2.Response]:
         transport = httpx2.ASGITransport(app=build_facade_app(service))
         async with httpx2.AsyncClient(transport=transport, base_url=BASE) as client:
             bad = await client.post("/v1/tools/open", content=b"{not json")
+            nan = await client.post("/v1/tools/search_sessions", content=b'{"query": "q", "n_hits": NaN}')
             unknown = await client.post("/v1/tools/delete_everything", json={})
-            return bad, unknown
+            return bad, nan, unknown
 
-    bad, unknown = anyio.run(run)
+    bad, nan, unknown = anyio.run(run)
     assert bad.status_code == 200 and bad.json()["error"]["code"] == "invalid_request"
+    assert nan.status_code == 200 and nan.json()["error"]["code"] == "invalid_request"
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "invalid_request"
 
 
