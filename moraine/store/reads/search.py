@@ -59,18 +59,21 @@ class SearchPage:
 
 
 def _corpus_stats(store: Store, query: SearchQuery) -> tuple[float, float, dict[str, int]]:
-    """Return (N, avgdl, df by term) for the query's event types."""
-    stats = store.query(
-        f"SELECT sum(docs), sum(total_len) FROM {store.table('doc_stats')} WHERE type IN {{types:Array(String)}}",
-        {"types": list(query.types)},
-    )
-    docs, total = (int(stats[0][0] or 0), int(stats[0][1] or 0)) if stats else (0, 0)
+    """Return (N, avgdl, df by term) for the query's event types (one round trip)."""
     rows = store.query(
-        f"SELECT term, count() FROM {store.table('postings')} "
+        f"SELECT 1 AS corpus, '' AS term, sum(docs) AS n, sum(total_len) AS total FROM {store.table('doc_stats')} "
+        "WHERE type IN {types:Array(String)} "
+        f"UNION ALL SELECT 0, term, count(), toUInt64(0) FROM {store.table('postings')} "
         "WHERE term IN {terms:Array(String)} AND type IN {types:Array(String)} GROUP BY term",
         {"terms": list(query.terms), "types": list(query.types)},
     )
-    df = {str(term): int(count) for term, count in rows}
+    docs = total = 0
+    df: dict[str, int] = {}
+    for corpus, term, n, length in rows:
+        if corpus:
+            docs, total = int(n or 0), int(length or 0)
+        else:
+            df[str(term)] = int(n)
     avgdl = max(total / docs, 1.0) if docs else 1.0
     return float(max(docs, max(df.values(), default=0))), avgdl, df
 
