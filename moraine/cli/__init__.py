@@ -25,12 +25,16 @@ def main(ctx: click.Context, config_path: str | None) -> None:
     ctx.obj = {"config_path": config_path}
 
 
+from moraine.cli.doctor import doctor  # noqa: E402 (commands register after the group exists)
 from moraine.cli.ingest import ingest  # noqa: E402 (commands register after the group exists)
 from moraine.cli.mcp import mcp  # noqa: E402 (commands register after the group exists)
 from moraine.cli.serve import serve  # noqa: E402 (commands register after the group exists)
+from moraine.cli.setup import setup  # noqa: E402 (commands register after the group exists)
 from moraine.cli.status import status  # noqa: E402 (commands register after the group exists)
 
+main.add_command(doctor)
 main.add_command(ingest)
 main.add_command(mcp)
 main.add_command(serve)
+main.add_command(setup)
 main.add_command(status)

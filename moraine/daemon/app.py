@@ -4,6 +4,7 @@
 - ``POST /v1/daemon/call``: ``{"tool", "arguments", "launch_dir"}`` -> ``{"envelope", "is_error"}``; the call is
   cancelled when the caller disconnects before the answer (the relay disconnects when its client cancels).
 - ``GET /v1/daemon/attach``: a response that stays open while a relay lives; attached relays keep the daemon up.
+- ``GET /v1/daemon/status?errors=N``: the store report (counts, coverage, recent ingest errors) for the CLI.
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ from starlette.routing import Route
 
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
+from moraine.daemon.report import StoreReport
+from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH, STATUS_PATH
+from moraine.errors import StoreError
 from moraine.server.http_app import MCP_PATH, facade_routes
 from moraine.server.mcp_app import build_mcp_server
 from moraine.server.service import ToolReply, ToolService
 
-__all__ = ["ATTACH_PATH", "CALL_PATH", "HEALTH_PATH", "build_daemon_app"]
+__all__ = ["build_daemon_app"]
 
-HEALTH_PATH = "/v1/daemon/health"
-CALL_PATH = "/v1/daemon/call"
-ATTACH_PATH = "/v1/daemon/attach"
 _CLIENT_CLOSED = 499
 
 
@@ -40,6 +41,7 @@ def build_daemon_app(
     activity: Activity,
     stopping: anyio.Event,
     describe: Callable[[], dict[str, Any]],
+    report: Callable[[int], StoreReport],
     host: str = "127.0.0.1",
 ) -> Starlette:
     """Return the daemon's app; ``describe`` supplies the health document's identity fields."""
@@ -89,11 +91,23 @@ def build_daemon_app(
 
         return StreamingResponse(hold(), media_type="application/x-ndjson")
 
+    async def status(request: Request) -> Response:
+        try:
+            limit = max(0, min(1000, int(request.query_params.get("errors", "10"))))
+        except ValueError:
+            return JSONResponse({"detail": "errors must be an integer"}, status_code=400)
+        try:
+            found = await anyio.to_thread.run_sync(report, limit)
+        except StoreError as exc:
+            return JSONResponse({"detail": exc.message}, status_code=503)
+        return JSONResponse(found.to_json())
+
     routes = [
         *facade_routes(service),
         Route(HEALTH_PATH, health, methods=["GET"]),
         Route(CALL_PATH, call, methods=["POST"]),
         Route(ATTACH_PATH, attach, methods=["GET"]),
+        Route(STATUS_PATH, status, methods=["GET"]),
     ]
     server = build_mcp_server(service)
     return server.streamable_http_app(

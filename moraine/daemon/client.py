@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx2 as httpx
 
-from moraine.daemon.app import ATTACH_PATH, CALL_PATH, HEALTH_PATH
+from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH
 
 __all__ = ["DaemonConnection", "DaemonUnreachable", "health"]
 

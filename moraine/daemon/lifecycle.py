@@ -35,6 +35,7 @@ from moraine.daemon.ingest import BackgroundIngest
 from moraine.daemon.locks import FileLock
 from moraine.daemon.logs import setup_logging
 from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.report import store_report
 from moraine.daemon.settings import DaemonSettings
 from moraine.daemon.state import DaemonState, read_state, remove_state, write_state
 from moraine.errors import ConfigError
@@ -189,7 +190,13 @@ class _Daemon:
         service = ToolService(deps, load_handlers(), runner=runner)
         stopping = anyio.Event()
         app = build_daemon_app(
-            service, self.admission, self.activity, stopping, lambda: self._describe(ingest), HOST
+            service,
+            self.admission,
+            self.activity,
+            stopping,
+            lambda: self._describe(ingest),
+            lambda limit: store_report(control, limit),
+            HOST,
         )
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3, lifespan="on")
         server = uvicorn.Server(config)

@@ -53,7 +53,7 @@ class FileLock:
 
     def held_elsewhere(self) -> bool:
         """Return whether another process holds the lock right now (we do not keep it)."""
-        if self._fd is not None:
+        if self._fd is not None or not self.path.exists():
             return False
         if not self.try_acquire():
             return True

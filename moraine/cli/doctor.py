@@ -1,0 +1,28 @@
+"""``moraine doctor``: check the configuration, sources, daemon, store and logs; say what to do about each problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from moraine.daemon.diagnose import run_checks
+
+__all__ = ["doctor"]
+
+_MARKS = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
+
+
+@click.command("doctor")
+@click.pass_context
+def doctor(ctx: click.Context) -> None:
+    """Diagnose Moraine: exit status 1 when a check fails."""
+    raw = (ctx.obj or {}).get("config_path")
+    checks = run_checks(Path(raw) if raw else None)
+    for check in checks:
+        click.echo(f"[{_MARKS[check.status]}] {check.name}: {check.detail}")
+        if check.fix:
+            click.echo(f"       -> {check.fix}")
+    failed = [c for c in checks if c.status == "fail"]
+    if failed:
+        raise click.ClickException(f"{len(failed)} check(s) failed: {', '.join(c.name for c in failed)}")

@@ -1,0 +1,193 @@
+"""``moraine doctor``'s checks: each says what it found and, when something is wrong, what to do about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from moraine.config import Config, load_config
+from moraine.daemon.client import DaemonUnreachable
+from moraine.daemon.launcher import live_state
+from moraine.daemon.locks import FileLock
+from moraine.daemon.logs import log_tail
+from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.report import StoreReport, fetch_report, store_report
+from moraine.daemon.settings import daemon_settings
+from moraine.daemon.state import DaemonState, read_state
+from moraine.errors import ConfigError, StoreError
+from moraine.ingest.adapters import has_adapter, reader_for
+from moraine.ingest.discovery import discover
+from moraine.store.client import Store
+
+__all__ = ["Check", "run_checks"]
+
+_LOG_PROBLEMS = ("ERROR", "CRITICAL", "Traceback")
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One finding: ``status`` is ok, warn or fail; ``fix`` says what to do (None when nothing is needed)."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str | None = None
+
+
+def run_checks(config_path: Path | None) -> list[Check]:
+    """Run every check in order; later checks are skipped when the configuration does not load."""
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        return [
+            Check("config", "fail", str(exc), "fix the file named above (see `moraine --help` for its path)")
+        ]
+    where = str(config.path) if config.path else f"defaults (no {config.home / 'config.toml'})"
+    checks = [Check("config", "ok", f"loaded {where}")]
+    try:
+        settings = daemon_settings(config)
+        checks.append(
+            Check(
+                "daemon settings",
+                "ok",
+                f"port {settings.port or 'any free'}, max_concurrent {settings.max_concurrent}, "
+                f"max_queued {settings.max_queued}",
+            )
+        )
+    except ConfigError as exc:
+        checks.append(Check("daemon settings", "fail", str(exc), "fix the [daemon] table"))
+    checks.extend(_sources(config))
+    paths = DaemonPaths(config.home)
+    problem = paths.socket_path_problem()
+    if problem:
+        checks.append(Check("socket", "fail", problem, "set MORAINE_HOME to a shorter path"))
+    state = live_state(paths)
+    checks.append(_daemon(paths, state))
+    report, store_check = _store(config, paths, state)
+    checks.append(store_check)
+    if report is not None:
+        checks.append(_ingest_errors(report))
+    checks.append(_log(paths))
+    return checks
+
+
+def _sources(config: Config) -> list[Check]:
+    checks = []
+    total = 0
+    for source in config.sources:
+        if not source.enabled:
+            checks.append(Check(f"source {source.name}", "ok", "disabled"))
+            continue
+        if not has_adapter(source.harness) or reader_for(source.format) is None:
+            checks.append(Check(f"source {source.name}", "warn", f"no adapter for {source.harness} yet"))
+            continue
+        try:
+            found = len(discover(source))
+        except OSError as exc:
+            checks.append(
+                Check(
+                    f"source {source.name}", "fail", f"cannot list {source.glob}: {exc}", "check permissions"
+                )
+            )
+            continue
+        total += found
+        if found:
+            checks.append(Check(f"source {source.name}", "ok", f"{found} file(s) match {source.glob}"))
+        else:
+            checks.append(Check(f"source {source.name}", "ok", f"absent (nothing matches {source.glob})"))
+    if total == 0:
+        checks.append(
+            Check(
+                "sources",
+                "warn",
+                "no trace files found in any enabled source",
+                "if your agent keeps traces elsewhere, add a [[sources]] entry with its glob to the config",
+            )
+        )
+    return checks
+
+
+def _daemon(paths: DaemonPaths, state: DaemonState | None) -> Check:
+    if state is not None:
+        return Check(
+            "daemon",
+            "ok",
+            f"running (pid {state.pid}, http://127.0.0.1:{state.port}/mcp, socket {state.socket}, "
+            f"backfill {state.backfill}, since {state.started_at})",
+        )
+    if FileLock(paths.owner_lock).held_elsewhere():
+        stale = read_state(paths.state)
+        pid = f" (pid {stale.pid})" if stale else ""
+        return Check(
+            "daemon",
+            "fail",
+            f"a daemon process{pid} holds {paths.owner_lock} but does not answer on {paths.socket}",
+            f"it may still be starting; otherwise stop it{f' (kill {stale.pid})' if stale else ''} "
+            f"and read {paths.log}",
+        )
+    return Check(
+        "daemon",
+        "ok",
+        "not running (agents start it through `moraine mcp`; `moraine serve` runs it in the foreground)",
+    )
+
+
+def _store(config: Config, paths: DaemonPaths, state: DaemonState | None) -> tuple[StoreReport | None, Check]:
+    if state is not None:
+        try:
+            report = fetch_report(Path(state.socket), 5)
+        except DaemonUnreachable as exc:
+            return None, Check("store", "fail", str(exc), f"read {paths.log}; restart the daemon")
+        return report, Check("store", "ok", "served by the daemon: " + _counts(report))
+    if FileLock(paths.owner_lock).held_elsewhere():
+        return None, Check("store", "warn", "held by the daemon process above; not checked")
+    try:
+        store = Store.open(config.store_dsn, config.database)
+    except StoreError as exc:
+        return None, Check(
+            "store",
+            "fail",
+            f"{config.store_dsn} does not open: {exc.message}",
+            "check [store] dsn in the config; for chdb:// make sure no other program uses that directory",
+        )
+    try:
+        report = store_report(store, 5)
+    except StoreError as exc:
+        return None, Check(
+            "store", "fail", f"opened but not readable: {exc.message}", "see the message above"
+        )
+    finally:
+        store.close()
+    return report, Check("store", "ok", f"{config.store_dsn}: " + _counts(report))
+
+
+def _counts(report: StoreReport) -> str:
+    counts = report.counts
+    return f"{counts.get('sessions', 0)} sessions, {counts.get('events', 0)} events"
+
+
+def _ingest_errors(report: StoreReport) -> Check:
+    if not report.errors:
+        return Check("ingest errors", "ok", "none recorded")
+    total = sum(c.errors for c in report.coverage.values())
+    lines = "; ".join(f"{e.source} {e.path}:{e.line_no} {e.reason}" for e in report.errors[:3])
+    return Check(
+        "ingest errors",
+        "warn",
+        f"{total} unreadable record(s) skipped, latest: {lines}",
+        "`moraine status --errors 20` lists them; they are skipped lines, the rest of each file is indexed",
+    )
+
+
+def _log(paths: DaemonPaths) -> Check:
+    tail = log_tail(paths.log, 15)
+    if not tail:
+        return Check("daemon log", "ok", f"{paths.log} is empty or absent")
+    if any(marker in tail for marker in _LOG_PROBLEMS):
+        return Check(
+            "daemon log",
+            "warn",
+            f"recent problems in {paths.log}:\n{tail}",
+            "the lines above name the failure; `moraine serve` in a terminal shows it live",
+        )
+    return Check("daemon log", "ok", f"{paths.log}: no recent errors")

@@ -1,0 +1,105 @@
+"""The store's status as JSON, so ``moraine status`` and ``moraine doctor`` can ask a running daemon for it.
+
+While the daemon runs it holds the chDB directory; other processes get the same report through its socket.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+
+from moraine.daemon.client import DaemonUnreachable
+from moraine.daemon.routes import STATUS_PATH
+from moraine.store.client import Store
+from moraine.store.status import (
+    IngestErrorRow,
+    SourceCoverage,
+    recent_errors,
+    source_coverage,
+    table_counts,
+)
+
+__all__ = ["StoreReport", "fetch_report", "store_report"]
+
+
+@dataclass(frozen=True, slots=True)
+class StoreReport:
+    counts: dict[str, int]
+    coverage: dict[str, SourceCoverage]
+    errors: list[IngestErrorRow]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "counts": self.counts,
+            "coverage": {
+                name: {
+                    "files": c.files,
+                    "sessions": c.sessions,
+                    "events": c.events,
+                    "errors": c.errors,
+                    "last_ingest": c.last_ingest.isoformat() if c.last_ingest else None,
+                }
+                for name, c in self.coverage.items()
+            },
+            "errors": [
+                {
+                    "at": e.at.isoformat(),
+                    "source": e.source,
+                    "path": e.path,
+                    "line_no": e.line_no,
+                    "reason": e.reason,
+                    "detail": e.detail,
+                }
+                for e in self.errors
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> StoreReport:
+        coverage = {
+            name: SourceCoverage(
+                name,
+                int(c["files"]),
+                int(c["sessions"]),
+                int(c["events"]),
+                int(c["errors"]),
+                datetime.fromisoformat(c["last_ingest"]) if c["last_ingest"] else None,
+            )
+            for name, c in raw["coverage"].items()
+        }
+        errors = [
+            IngestErrorRow(
+                datetime.fromisoformat(e["at"]),
+                e["source"],
+                e["path"],
+                int(e["line_no"]),
+                e["reason"],
+                e["detail"],
+            )
+            for e in raw["errors"]
+        ]
+        return cls({k: int(v) for k, v in raw["counts"].items()}, coverage, errors)
+
+
+def store_report(store: Store, error_limit: int) -> StoreReport:
+    """Read the report from ``store``."""
+    return StoreReport(table_counts(store), source_coverage(store), recent_errors(store, error_limit))
+
+
+def fetch_report(socket_path: Path, error_limit: int, timeout: float = 30.0) -> StoreReport:
+    """Ask the daemon listening on ``socket_path`` for the report.
+
+    Raises:
+        DaemonUnreachable: it did not answer with a report.
+    """
+    try:
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(socket_path)), timeout=timeout) as client:
+            response = client.get(f"http://moraine.daemon{STATUS_PATH}", params={"errors": error_limit})
+            response.raise_for_status()
+            return StoreReport.from_json(response.json())
+    except (httpx.HTTPError, ValueError, KeyError, TypeError, OSError) as exc:
+        raise DaemonUnreachable(f"the daemon on {socket_path} did not report its store: {exc}") from exc

@@ -1,0 +1,10 @@
+"""The paths of the daemon's own HTTP endpoints (served by ``app``, used by ``client`` and ``report``)."""
+
+from __future__ import annotations
+
+__all__ = ["ATTACH_PATH", "CALL_PATH", "HEALTH_PATH", "STATUS_PATH"]
+
+HEALTH_PATH = "/v1/daemon/health"
+CALL_PATH = "/v1/daemon/call"
+ATTACH_PATH = "/v1/daemon/attach"
+STATUS_PATH = "/v1/daemon/status"
