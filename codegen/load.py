@@ -307,13 +307,20 @@ class _Loader:
         return name
 
 
+_NAME_MAPS = frozenset({"properties", "$defs", "patternProperties"})  # their keys are names, not keywords
+
+
 def _walk_keys(node: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    """Yield (pointer, keyword) for every schema keyword in ``node``, skipping the names in name maps."""
     if isinstance(node, dict):
         for key, value in node.items():
             here = f"{pointer}/{key}"
-            if key not in ("properties", "$defs"):
-                yield here, key
-            yield from _walk_keys(value, here)
+            yield here, key
+            if key in _NAME_MAPS and isinstance(value, dict):
+                for name, subschema in value.items():
+                    yield from _walk_keys(subschema, f"{here}/{name}")
+            elif key not in ("const", "enum", "default", "examples"):
+                yield from _walk_keys(value, here)
     elif isinstance(node, list):
         for i, item in enumerate(node):
             yield from _walk_keys(item, f"{pointer}/{i}")
