@@ -84,12 +84,13 @@ _RULES = (
         _keep_prefix("password"),
     ),
 )
+_SHORTEST_SECRET = 8  # no pattern above matches fewer characters ("token=abcd")
 _SECRET_KEY = re.compile(r"(?i)^[A-Za-z0-9_.-]*" + _SECRET_WORD + r"$")
 
 
 def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
-    if not text:
+    if len(text) < _SHORTEST_SECRET:
         return text
     low = text.lower()
     for rule in _RULES:
