@@ -127,7 +127,12 @@ class SessionRollup:
     latest_turn_seq: int
 
 
-_COLUMNS = "session_key, seq, turn_seq, harness, source, timestamp, tool_name, match_kind, worktree_root, action_preview"
+_ROW_COLUMNS = "session_key, seq, turn_seq, harness, source, timestamp, tool_name, match_kind, worktree_root, action_preview"
+# Each read names only the columns it needs: UNION ALL branches are read as written.
+_STAT_COLUMNS = "session_key, seq, timestamp, worktree_root"
+_ROLLUP_COLUMNS = (
+    "session_key, seq, turn_seq, harness, source, timestamp, tool_name, match_kind, worktree_root"
+)
 _ORDER = "timestamp DESC NULLS LAST, session_key DESC, seq DESC"
 
 
@@ -158,33 +163,38 @@ def _filters(f: TouchFilter) -> tuple[str, dict[str, Any]]:
     return "".join(f" AND {clause}" for clause in clauses), params
 
 
-def _matched(store: Store, f: TouchFilter, cap: int | None, newest: bool) -> tuple[str, dict[str, Any]]:
+def _matched(
+    store: Store, f: TouchFilter, cap: int | None, newest: bool, columns: str = _ROW_COLUMNS
+) -> tuple[str, dict[str, Any]]:
     """Return SQL selecting the matching touches and its parameters.
 
-    ``cap`` keeps at most that many rows: the newest ones when ``newest``, otherwise the first ones read.
+    With ``newest``, rows come newest first and ``cap`` keeps that many; without it, ``cap`` bounds each of the two
+    lookups (exact tail, suffix of unknown roots), so up to twice ``cap`` rows may come back.
     """
     where, params = _filters(f)
     table = store.table("touches")
-    exact = f"SELECT {_COLUMNS} FROM {table} WHERE tail = {{tail:String}}{where}"
+    exact = f"SELECT {columns} FROM {table} WHERE tail = {{tail:String}}{where}"
     if f.tail_is_absolute:
         # Known-root touches of this very file (their tail is relative): found by their full path.
         suffix = (
-            f"SELECT {_COLUMNS} FROM {table} WHERE startsWith(rpath, reverse({{tail:String}})) "
+            f"SELECT {columns} FROM {table} WHERE startsWith(rpath, reverse({{tail:String}})) "
             f"AND path = {{tail:String}} AND tail != {{tail:String}}{where}"
         )
     else:
         # Unknown-root touches keep an absolute (or cwd-less relative) tail: match it by suffix "/tail".
         suffix = (
-            f"SELECT {_COLUMNS} FROM {table} WHERE startsWith(rpath, reverse(concat('/', {{tail:String}}))) "
+            f"SELECT {columns} FROM {table} WHERE startsWith(rpath, reverse(concat('/', {{tail:String}}))) "
             f"AND worktree_root IS NULL AND tail != {{tail:String}}{where}"
         )
-    sql = f"SELECT * FROM ({exact} UNION ALL {suffix})"
-    if newest:
-        sql += f" ORDER BY {_ORDER}"
     if cap is not None:
         params["cap"] = cap
-        sql += " LIMIT {cap:UInt64}"
-    return sql, params
+    if newest:
+        limit = " LIMIT {cap:UInt64}" if cap is not None else ""
+        return f"SELECT * FROM ({exact} UNION ALL {suffix}) ORDER BY {_ORDER}{limit}", params
+    if cap is not None:  # each branch stops early; together they may hold up to twice ``cap`` rows
+        return f"{exact} LIMIT {{cap:UInt64}} UNION ALL {suffix} LIMIT {{cap:UInt64}}", params
+    # No wrapping SELECT: a plain UNION ALL lets the consumer's aggregation read only what it needs.
+    return f"{exact} UNION ALL {suffix}", params
 
 
 _STATS = (
@@ -195,18 +205,18 @@ _STATS = (
 
 def touch_stats(store: Store, f: TouchFilter, scan_cap: int = SCAN_CAP) -> TouchStats:
     """Return totals and root buckets over the scanned touches (the newest ``scan_cap`` when more match)."""
-    matched, params = _matched(store, f, scan_cap + 1, newest=False)
+    matched, params = _matched(store, f, scan_cap + 1, newest=False, columns=_STAT_COLUMNS)
     stats = _stats(store.query(_STATS.format(matched=matched), params), scan_truncated=False)
     if stats.total_touches <= scan_cap:
         return stats
-    matched, params = _matched(store, f, scan_cap, newest=True)
+    matched, params = _matched(store, f, scan_cap, newest=True, columns=_STAT_COLUMNS)
     return _stats(store.query(_STATS.format(matched=matched), params), scan_truncated=True)
 
 
 def count_touches(store: Store, f: TouchFilter, cap: int = SCAN_CAP) -> int:
     """Return how many touches match (counting stops at ``cap``)."""
-    matched, params = _matched(store, f, cap, newest=False)
-    return int(store.query(f"SELECT count() FROM ({matched})", params)[0][0])
+    matched, params = _matched(store, f, cap, newest=False, columns="seq")
+    return min(cap, int(store.query(f"SELECT count() FROM ({matched})", params)[0][0]))
 
 
 def _stats(rows: Sequence[Sequence[Any]], scan_truncated: bool) -> TouchStats:
@@ -238,7 +248,7 @@ def touch_sessions(
 
     With ``scan_cap`` (pass it when the cap was hit), only the newest ``scan_cap`` touches are rolled up.
     """
-    matched, params = _matched(store, f, scan_cap, newest=scan_cap is not None)
+    matched, params = _matched(store, f, scan_cap, newest=scan_cap is not None, columns=_ROLLUP_COLUMNS)
     params["limit"] = limit
     rows = store.query(
         "SELECT session_key, any(harness), any(source), min(timestamp), max(timestamp) AS last, count(), "
