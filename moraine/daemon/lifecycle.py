@@ -243,6 +243,9 @@ class _Daemon:
             if self._idle_too_long():
                 logger.info("no client for %.0f s: exiting", self.settings.idle_exit_seconds)
                 server.should_exit = True
+            if not self.paths.socket.exists():
+                logger.warning("%s was removed: no client can reach this daemon; exiting", self.paths.socket)
+                server.should_exit = True
             await anyio.sleep(_MONITOR_SECONDS)
         stopping.set()
 

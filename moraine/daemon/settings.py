@@ -21,7 +21,7 @@ class DaemonSettings:
     max_concurrent: int = 4
     max_queued: int = 32
     start_timeout_seconds: float = 60.0
-    idle_exit_seconds: float = 600.0
+    idle_exit_seconds: float = 300.0
 
 
 def daemon_settings(config: Config) -> DaemonSettings:
