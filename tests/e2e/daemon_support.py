@@ -1,0 +1,192 @@
+"""A throwaway Moraine home for daemon tests: Codex traces where the default source finds them, the daemon's
+processes found through its log and state file, and a teardown that stops every daemon the test started."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcp import StdioServerParameters
+
+from moraine.daemon.client import DaemonUnreachable, health
+from moraine.daemon.report import StoreReport, fetch_report
+from moraine.daemon.state import DaemonState, pid_alive, read_state
+
+__all__ = ["MORAINE", "DaemonHome", "codex_turn", "wait_for"]
+
+MORAINE = Path(sys.executable).with_name("moraine")
+START_TIMEOUT = 120.0
+
+
+def wait_for(condition: Any, timeout: float, what: str, every: float = 0.05) -> Any:
+    """Return ``condition()``'s first truthy value, polling until ``timeout`` (then fail naming ``what``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(every)
+
+
+def codex_turn(index: int, user_text: str, agent_text: str) -> str:
+    """Return the JSONL lines of one complete Codex turn (user message, answer, task_complete)."""
+    base = 1_777_000_000 + index * 10
+    stamp = lambda k: time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(base + k)) + ".000Z"  # noqa: E731
+    records = [
+        {
+            "timestamp": stamp(0),
+            "type": "turn_context",
+            "payload": {"turn_id": f"t{index}", "cwd": "/work/app"},
+        },
+        {
+            "timestamp": stamp(1),
+            "type": "event_msg",
+            "payload": {"type": "user_message", "message": user_text},
+        },
+        {
+            "timestamp": stamp(2),
+            "type": "event_msg",
+            "payload": {"type": "agent_message", "message": agent_text},
+        },
+        {
+            "timestamp": stamp(3),
+            "type": "event_msg",
+            "payload": {"type": "task_complete", "last_agent_message": agent_text},
+        },
+    ]
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+@dataclass
+class DaemonHome:
+    """``HOME`` and ``MORAINE_HOME`` in a short temporary directory (AF_UNIX paths are short)."""
+
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mdt", dir="/tmp")))
+    started: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    @property
+    def moraine_home(self) -> Path:
+        return self.root / ".moraine"
+
+    @property
+    def sessions(self) -> Path:
+        return self.root / ".codex" / "sessions" / "2026" / "04" / "30"
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {
+            "HOME": str(self.root),
+            "MORAINE_HOME": str(self.moraine_home),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
+
+    def configure(self, **daemon: Any) -> None:
+        """Write ``config.toml`` with a ``[daemon]`` table (idle exit off unless given) and fast rescans."""
+        daemon.setdefault("idle_exit_seconds", 0)
+        lines = [
+            "[daemon]",
+            *(f"{k} = {json.dumps(v)}" for k, v in daemon.items()),
+            "[ingest]",
+            "rescan_seconds = 5",
+        ]
+        self.moraine_home.mkdir(parents=True, exist_ok=True)
+        (self.moraine_home / "config.toml").write_text("\n".join(lines) + "\n")
+
+    def session_file(self, uuid: str) -> Path:
+        self.sessions.mkdir(parents=True, exist_ok=True)
+        return self.sessions / f"rollout-2026-04-30T10-00-00-{uuid}.jsonl"
+
+    def relay_params(self, cwd: Path | None = None) -> StdioServerParameters:
+        return StdioServerParameters(
+            command=str(MORAINE), args=["mcp"], env=self.env, cwd=str(cwd or self.root)
+        )
+
+    def serve(self) -> subprocess.Popen[bytes]:
+        """Start ``moraine serve`` in the foreground of a child process (its output goes to the log)."""
+        self.moraine_home.mkdir(parents=True, exist_ok=True)
+        with (self.root / "serve.out").open("ab") as out:
+            process = subprocess.Popen(
+                [str(MORAINE), "serve"],
+                env=self.env,
+                cwd=self.root,
+                stdout=out,
+                stderr=out,
+                stdin=subprocess.DEVNULL,
+            )
+        self.started.append(process)
+        return process
+
+    def state(self) -> DaemonState | None:
+        return read_state(self.moraine_home / "run" / "daemon.json")
+
+    def wait_ready(self, timeout: float = START_TIMEOUT) -> DaemonState:
+        def ready() -> DaemonState | None:
+            state = self.state()
+            if state is None or not pid_alive(state.pid):
+                return None
+            try:
+                return state if health(Path(state.socket))["pid"] == state.pid else None
+            except DaemonUnreachable:
+                return None
+
+        state: DaemonState = wait_for(
+            ready, timeout, f"the daemon in {self.moraine_home} to be ready", every=0.1
+        )
+        return state
+
+    def health(self) -> dict[str, Any]:
+        state = self.state()
+        assert state is not None, "no daemon state file"
+        return health(Path(state.socket))
+
+    def report(self) -> StoreReport:
+        state = self.state()
+        assert state is not None, "no daemon state file"
+        return fetch_report(Path(state.socket), 10)
+
+    def log_text(self) -> str:
+        log = self.moraine_home / "logs" / "daemon.log"
+        return log.read_text(errors="replace") if log.exists() else ""
+
+    def daemon_pids(self) -> list[int]:
+        """Return the pid of every daemon that started serving this home (from its log)."""
+        pids = []
+        for line in self.log_text().splitlines():
+            if "moraine.daemon: starting (pid " in line:
+                pids.append(int(line.split("starting (pid ", 1)[1].split(",", 1)[0]))
+        return pids
+
+    def kill_daemons(self, sig: int = signal.SIGKILL) -> None:
+        for pid in self.daemon_pids():
+            if pid_alive(pid):
+                os.kill(pid, sig)
+
+    def cleanup(self) -> None:
+        """Stop every daemon of this home (TERM, then KILL after a bounded wait) and remove the directory."""
+        pids = [p for p in self.daemon_pids() if pid_alive(p)]
+        for pid in pids:
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for process in self.started:
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+        for pid in pids:
+            while pid_alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,74 @@
+"""Ten agents start ``moraine mcp`` at once with no daemon running: exactly one daemon starts, all ten get answers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from daemon_support import DaemonHome, codex_turn
+from mcp import Client
+
+CLIENTS = 10
+UUID = "0196b000-0000-7000-8000-00000000aaaa"
+
+
+@pytest.fixture
+def home() -> Iterator[DaemonHome]:
+    home = DaemonHome()
+    home.configure()
+    home.session_file(UUID).write_text(
+        codex_turn(0, "Where does the quokkaflux migration live?", "In db/migrations/0042_quokkaflux.sql.")
+        + codex_turn(1, "Rename the table.", "Renamed it.")
+    )
+    try:
+        yield home
+    finally:
+        home.cleanup()
+
+
+async def _agent(home: DaemonHome, cwd: Path, results: dict[int, Any], index: int) -> None:
+    async with Client(home.relay_params(cwd), read_timeout_seconds=180) as client:
+        tools = await client.list_tools()
+        search = None
+        for _ in range(600):  # the daemon backfills in the background: ask again until the trace is indexed
+            search = await client.call_tool("search_sessions", {"query": "quokkaflux"})
+            if search.structured_content and search.structured_content.get("data", {}).get("result_count"):
+                break
+            await anyio.sleep(0.1)
+        attention = await client.call_tool("file_attention", {"path": "src/app.py", "scope": "all"})
+        results[index] = (sorted(t.name for t in tools.tools), search, attention)
+
+
+def test_ten_agents_at_once_start_exactly_one_daemon_and_all_get_answers(home: DaemonHome) -> None:
+    results: dict[int, Any] = {}
+    cwds = []
+    for index in range(CLIENTS):
+        cwd = home.root / f"agent{index}"
+        cwd.mkdir()
+        cwds.append(cwd)
+
+    async def main() -> None:
+        with anyio.fail_after(300):
+            async with anyio.create_task_group() as group:
+                for index in range(CLIENTS):
+                    group.start_soon(_agent, home, cwds[index], results, index)
+
+    anyio.run(main)
+    assert len(results) == CLIENTS
+    for index, (tools, search, attention) in results.items():
+        assert tools == ["file_attention", "list_sessions", "open", "search_sessions"]
+        assert search is not None and search.is_error is False
+        data = search.structured_content["data"]
+        assert data["result_count"] >= 1
+        assert data["results"][0]["session"]["id"].startswith("session:ses_")
+        assert attention.is_error is False
+        # relative paths resolve from each agent's own launch directory
+        assert attention.structured_content["data"]["stripped_root"] == str(cwds[index])
+    pids = home.daemon_pids()
+    assert len(pids) == 1, f"expected one daemon, the log shows {pids}"
+    assert "already running" not in home.log_text()
+    state = home.state()
+    assert state is not None and state.pid == pids[0]
