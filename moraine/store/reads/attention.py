@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
+from moraine.store.reads.listing import to_epoch_ms
 
 __all__ = [
     "READ_TOOLS",
@@ -143,11 +144,11 @@ def _filters(f: TouchFilter) -> tuple[str, dict[str, Any]]:
         clauses.append("project_id = {project:String}")
         params["project"] = f.project_id
     if f.start is not None:
-        clauses.append("timestamp >= {start:DateTime64(3, 'UTC')}")
-        params["start"] = f.start
+        clauses.append("timestamp >= fromUnixTimestamp64Milli({start:Int64}, 'UTC')")
+        params["start"] = to_epoch_ms(f.start)  # a datetime parameter breaks on years before 1000
     if f.end is not None:
-        clauses.append("timestamp < {end:DateTime64(3, 'UTC')}")
-        params["end"] = f.end
+        clauses.append("timestamp < fromUnixTimestamp64Milli({end:Int64}, 'UTC')")
+        params["end"] = to_epoch_ms(f.end)
     if f.tool is not None:
         clauses.append("lowerUTF8(tool_name) = lowerUTF8({tool:String})")
         params["tool"] = f.tool
