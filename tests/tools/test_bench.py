@@ -97,3 +97,12 @@ def test_the_report_names_the_machine_and_prints_a_table(run: tuple[dict[str, An
     assert report["corpus"]["events"] == EVENTS
     assert "Tool latency (ms)" in stdout and "search rare global" in stdout
     assert "events/s" in stdout and "peak RSS" in stdout
+
+
+def test_every_target_is_checked_against_a_figure(run: tuple[dict[str, Any], str]) -> None:
+    targets = run[0]["targets"]
+    assert len(targets) == 8
+    for target in targets:
+        assert target["figure"] is not None and target["figure"] >= 0, target
+        assert target["met"] in (True, False)
+    assert "Targets" in run[1]

@@ -37,10 +37,10 @@ from tools.bench.run import Options, run_benchmark
     help="Write the report as JSON here.",
 )
 @click.option(
-    "--repeat", type=click.IntRange(min=1), default=40, show_default=True, help="Warm calls per case."
+    "--repeat", type=click.IntRange(min=1), default=30, show_default=True, help="Warm calls per case."
 )
 @click.option(
-    "--cold-repeat", type=click.IntRange(min=1), default=8, show_default=True, help="Cold calls per case."
+    "--cold-repeat", type=click.IntRange(min=1), default=5, show_default=True, help="Cold calls per case."
 )
 @click.option(
     "--clients", type=click.IntRange(min=1), default=8, show_default=True, help="Concurrent clients."
@@ -48,7 +48,7 @@ from tools.bench.run import Options, run_benchmark
 @click.option(
     "--rounds",
     type=click.IntRange(min=1),
-    default=5,
+    default=3,
     show_default=True,
     help="Calls per case per concurrent client.",
 )

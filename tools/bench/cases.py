@@ -18,6 +18,7 @@ __all__ = ["Case", "build_cases", "search_args"]
 Json = dict[str, Any]
 DEFAULT_TYPES = ["user_input", "assistant_response"]
 _RARE_KINDS = ("user_rare", "assistant_ident", "unicode", "cjk")
+MAX_VARIANTS = 10  # argument variants per case: each is warmed up once, so more would only cost time
 
 
 @dataclass(slots=True)
@@ -154,4 +155,4 @@ def build_cases(client: ToolClient, manifest: Json) -> list[Case]:
         manifest["queries"].get("paths", [])
     )
     cases.append(Case("file_attention (sessions)", "file_attention", [_attention_args(p) for p in paths]))
-    return [c for c in cases if c.variants]
+    return [Case(c.name, c.tool, c.variants[:MAX_VARIANTS]) for c in cases if c.variants]

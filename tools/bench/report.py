@@ -12,6 +12,7 @@ from tools.bench.baseline import Baseline
 from tools.bench.ingest import IngestRun
 from tools.bench.latency import CaseResult, ConcurrentResult
 from tools.bench.relevance import Relevance
+from tools.bench.targets import check_targets
 
 __all__ = ["Report", "print_report"]
 
@@ -44,6 +45,11 @@ class Report:
         return out
 
     def to_json(self) -> Json:
+        out = self._figures()
+        out["targets"] = check_targets(out)
+        return out
+
+    def _figures(self) -> Json:
         def cases(results: list[CaseResult]) -> list[Json]:
             return [
                 {
@@ -80,6 +86,7 @@ class Report:
             },
             "search_speedup_vs_baseline": self.search_ratio(),
             "relevance": self.relevance.to_json() if self.relevance else None,
+            "targets": [],
             "phases_seconds": {k: round(v, 1) for k, v in self.phases.items()},
             "notes": self.notes,
         }
@@ -169,5 +176,13 @@ def print_report(report: Report, console: Console | None = None) -> None:
         )
         for miss in r.misses[:10]:
             console.print(f"  miss: {miss}")
+    table = Table(title=f"Targets (stated for 1,000,000 events; this run: {c['events']:,})")
+    for head in ("target", "limit", "figure", "met"):
+        table.add_column(head)
+    for row in report.to_json()["targets"]:
+        met = {True: "yes", False: "NO", None: "-"}[row["met"]]
+        figure = "-" if row["figure"] is None else f"{row['figure']:,} {row['unit']}"
+        table.add_row(row["target"], row["limit"], figure, met)
+    console.print(table)
     for note in report.notes:
         console.print(f"note: {note}")

@@ -38,10 +38,10 @@ class Options:
     events: int
     corpus: Path | None = None
     seed: int = 1
-    repeat: int = 40
-    cold_repeat: int = 8
+    repeat: int = 30
+    cold_repeat: int = 5
     clients: int = 8
-    rounds: int = 5
+    rounds: int = 3
     baseline_repeat: int = 3
     watch_probes: int = 5
     keep: bool = False
