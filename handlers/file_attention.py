@@ -137,6 +137,10 @@ def file_attention_data(
                 f"{outside} touch(es) of {query.tail} have no provable project (unknown root) and are left out by "
                 "scope=project rather than guessed; scope=all lists them under (unknown)"
             )
+    if not any(bucket.root is None for bucket in stats.roots):
+        touch_filter = replace(
+            touch_filter, exact_only=True
+        )  # every match has a known root: no suffix lookup
     data = {**head, "summary": _summary(stats), "roots": _roots(stats)}
     if granularity == "events":
         rows = _event_rows(store, touch_filter, limit)

@@ -80,6 +80,7 @@ class TouchFilter:
     harness: str | None = None
     source: str | None = None
     mutations_only: bool = False
+    exact_only: bool = False  # skip the suffix lookup (set once the stats showed no unknown-root touch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +190,9 @@ def _matched(
         )
     if cap is not None:
         params["cap"] = cap
+    if f.exact_only and not f.tail_is_absolute:
+        order = f" ORDER BY {_ORDER}" if newest else ""
+        return exact + order + (" LIMIT {cap:UInt64}" if cap is not None else ""), params
     if newest:
         limit = " LIMIT {cap:UInt64}" if cap is not None else ""
         return f"SELECT * FROM ({exact} UNION ALL {suffix}) ORDER BY {_ORDER}{limit}", params
