@@ -103,6 +103,11 @@ TOUCH_COLUMNS = (
 ERROR_COLUMNS = ("at", "source", "path", "line_no", "offset", "reason", "detail")
 DOC_STATS_COLUMNS = ("stream_id", "source_offset", "type", "docs", "total_len")
 _inserts_done = 0
+# Memory bounds of one batch besides its event count (a posting row costs ~0.5 KB of Python objects).
+MAX_POSTINGS_ROWS = 200_000
+MAX_TEXT_CHARS = 64 * 1024 * 1024
+_TEXT = EVENT_COLUMNS.index("text")
+_ARGUMENTS = EVENT_COLUMNS.index("arguments")
 
 
 def _ms_to_dt(value: int | None) -> datetime | None:
@@ -134,12 +139,22 @@ class Batch:
             tuple[int, str], list[int]
         ] = {}  # (stream, type) -> [min offset, docs, total_len]
         self.event_count = 0
+        self.text_chars = 0  # text and arguments held, to bound memory on huge records
+
+    def full(self, max_events: int) -> bool:
+        """Return whether the batch should be published now (events, postings rows or held text at a limit)."""
+        return (
+            self.event_count >= max_events
+            or len(self.postings[0]) >= MAX_POSTINGS_ROWS
+            or self.text_chars >= MAX_TEXT_CHARS
+        )
 
     def add_event(self, values: tuple[Any, ...]) -> None:
         """Append one events row (values in ``EVENT_COLUMNS`` order)."""
         for column, value in zip(self.events, values, strict=True):
             column.append(value)
         self.event_count += 1
+        self.text_chars += len(values[_TEXT]) + len(values[_ARGUMENTS] or "")
 
     def add_postings(self, terms: Mapping[str, int], doc_len: int, fixed: tuple[Any, ...]) -> None:
         """Append one postings row per term; ``fixed`` = (session_key, seq, turn_seq, type, harness, source,

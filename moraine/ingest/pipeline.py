@@ -204,7 +204,7 @@ class Ingestor:
                 self._batch_streams.setdefault(sid, stream)
                 self._ingest_item(stream, adapter, item)
                 stream.offset, stream.line_no = item.end, item.end_line
-                if self._batch.event_count >= self.batch_size:
+                if self._batch.full(self.batch_size):
                     self._flush()
         except OSError as exc:
             self._error(
@@ -297,6 +297,7 @@ class Ingestor:
             if value is not None and not isinstance(value, str):
                 raise _BadEvent(f"session info field {name} is {type(value).__name__}, not str")
             if isinstance(value, str):
+                value = value[:_MAX_META_CHARS]
                 setattr(info, name, clean(redact_text(value) if self.redact else value))
         if info.started_at is not None and not isinstance(info.started_at, datetime):
             raise _BadEvent("session info started_at is not a datetime")
@@ -444,6 +445,7 @@ def _opt(value: str | None) -> str | None:
     return None if value is None else clean(value)
 
 
+_MAX_META_CHARS = 4000  # session metadata is re-published with every batch: keep it small
 _STR_FIELDS = ("tool_name", "tool_call_id", "model", "cwd")
 
 
