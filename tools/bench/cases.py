@@ -6,6 +6,7 @@ found through the tools themselves (untimed), so every ID is one the tools reall
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -93,7 +94,7 @@ def build_cases(client: ToolClient, manifest: Json) -> list[Case]:
     biggest = sorted(manifest["sessions"], key=lambda s: -s["events"])[:4]
     big_sessions = [moraine_session(s) for s in biggest]
 
-    def turns_of(queries: list[str], scopes: list[str | None]) -> list[str]:
+    def turns_of(queries: list[str], scopes: Sequence[str | None]) -> list[str]:
         found: list[str] = []
         for query in queries:
             for scope in scopes:

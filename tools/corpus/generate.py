@@ -16,7 +16,7 @@ from typing import Any
 from tools.corpus.claude import ClaudeWriter
 from tools.corpus.codex import CodexWriter
 from tools.corpus.needles import Needle, Placement, make_needles, plant
-from tools.corpus.plan import SessionPlan, make_projects, plan_turn
+from tools.corpus.plan import Project, SessionPlan, make_projects, plan_turn
 from tools.corpus.trace import TraceFile, iso, uuid4, uuid7
 from tools.corpus.vocab import Vocabulary
 
@@ -55,7 +55,7 @@ class CorpusSummary:
     manifest: Path
 
 
-def _session_plan(rng: random.Random, projects: list[Any], started_ms: int) -> SessionPlan:
+def _session_plan(rng: random.Random, projects: list[Project], started_ms: int) -> SessionPlan:
     project = projects[min(int(rng.paretovariate(0.9)) - 1, len(projects) - 1)]
     codex = rng.random() < 0.55
     roll = rng.random()

@@ -83,7 +83,7 @@ class TurnPlan:
 
 def make_projects(rng: random.Random, vocab: Vocabulary, count: int) -> list[Project]:
     """Return ``count`` projects, each with a main checkout, worktrees and a file tree."""
-    projects = []
+    projects: list[Project] = []
     names: set[str] = set()
     while len(projects) < count:
         name = "-".join(rng.sample(vocab.words[60:400], 2))
