@@ -17,6 +17,7 @@ from moraine.errors import RequestError
 from moraine.server.failures import error_body
 from moraine.server.envelope import error_envelope
 from moraine.server.service import ToolService
+from moraine.web import web_routes
 
 __all__ = ["MCP_PATH", "TOOL_PATH", "build_facade_app", "build_http_app", "facade_routes"]
 
@@ -33,7 +34,7 @@ def _reject_constant(name: str) -> Any:
 
 
 def facade_routes(service: ToolService) -> list[Route]:
-    """Return the facade's routes: one POST per tool and the OpenAPI document."""
+    """Return the facade's routes: one POST per tool, the OpenAPI document, and the web page (a facade client)."""
     openapi = _openapi_text()
 
     async def call(request: Request) -> Response:
@@ -55,6 +56,7 @@ def facade_routes(service: ToolService) -> list[Route]:
     return [
         Route(TOOL_PATH, call, methods=["POST"]),
         Route("/openapi.json", openapi_document, methods=["GET"]),
+        *web_routes(),
     ]
 
 

@@ -1,0 +1,68 @@
+"""Serve the page: ``GET /`` is the app shell, ``GET /web/<name>`` its static files (read once, from package data).
+
+The page is a plain client of the facade (``POST /v1/tools/<tool>``), so it shows exactly what agents receive. It
+loads nothing from other origins; the Content-Security-Policy says so, and forbids inline script and style so that
+no text from the store can ever run as code.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+__all__ = ["ASSET_PREFIX", "web_routes"]
+
+ASSET_PREFIX = "/web"
+_INDEX = "index.html"
+_MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+_HEADERS = {
+    "Content-Security-Policy": _POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+
+def _load_assets() -> dict[str, tuple[bytes, str]]:
+    """Return every shipped static file by name, with its media type."""
+    assets: dict[str, tuple[bytes, str]] = {}
+    for entry in (resources.files("moraine.web") / "static").iterdir():
+        suffix = entry.name[entry.name.rfind(".") :] if "." in entry.name else ""
+        if entry.is_file() and suffix in _MEDIA_TYPES:
+            assets[entry.name] = (entry.read_bytes(), _MEDIA_TYPES[suffix])
+    if _INDEX not in assets:
+        raise FileNotFoundError(f"moraine.web package data is missing static/{_INDEX}")
+    return assets
+
+
+def web_routes() -> list[Route]:
+    """Return the page's routes: the shell at ``/`` and its files under ``/web/``."""
+    assets = _load_assets()
+
+    async def index(request: Request) -> Response:
+        body, media_type = assets[_INDEX]
+        return Response(body, media_type=media_type, headers=_HEADERS)
+
+    async def asset(request: Request) -> Response:
+        found = assets.get(request.path_params["name"])
+        if found is None:
+            return PlainTextResponse("not found", status_code=404, headers=_HEADERS)
+        body, media_type = found
+        return Response(body, media_type=media_type, headers=_HEADERS)
+
+    return [
+        Route("/", index, methods=["GET"]),
+        Route(ASSET_PREFIX + "/{name}", asset, methods=["GET"]),
+    ]

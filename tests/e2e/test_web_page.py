@@ -1,0 +1,406 @@
+"""The web page in headless Chromium, against the HTTP app ``moraine serve`` serves, on an ingested trace corpus.
+
+The corpus is the read tools' end-to-end trace set (``fixtures.corpus.traces``: Codex and Claude Code sessions, one
+of 300 turns, one turn of 2,000+ events) plus one session whose text looks like markup, ingested through the real
+pipeline. The app (MCP + facade + page) runs under uvicorn on a free loopback port in a thread; Chromium is Debian's
+``/usr/bin/chromium`` driven by Playwright. Every facade response the page receives is recorded, and each test
+checks that none of them was more than one compact page. Screenshots go to ``artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"{CHROMIUM} is absent: install Debian's chromium package (apt-get install -y chromium) to run the "
+        "web page's browser tests",
+        allow_module_level=True,
+    )
+
+import httpx2  # noqa: E402  (after the skip: nothing to import when the browser is absent)
+import uvicorn  # noqa: E402
+from playwright.sync_api import BrowserContext, Page, Route, expect, sync_playwright  # noqa: E402
+
+from fixtures.corpus.builder import scratch_store  # noqa: E402
+from fixtures.corpus.traces import write_traces  # noqa: E402
+from handlers import Deps, Settings, load_handlers  # noqa: E402
+from moraine.ingest.pipeline import ingest_paths  # noqa: E402
+from moraine.server.http_app import build_http_app  # noqa: E402
+from moraine.server.mcp_app import build_mcp_server  # noqa: E402
+from moraine.server.service import ToolService  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "web"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PAGE_LIMIT = 25  # the largest page the page asks for (moraine/web/static/api.js PAGE)
+COMPACT_BYTES = 64 * 1024
+DAY = "from=2026-04-29T00:00:00Z&to=2026-04-30T00:00:00Z"
+MARKUP = 'zebrafish <b>bold</b> <img src=x onerror="window.__pwned = 1"> & done'
+WAIT_MS = 30_000
+
+
+def _write_markup_session(home: Path) -> None:
+    """Write one Codex session whose user message is text that looks like HTML."""
+    uuid = "0196a000-0000-7000-8000-0000000000ff"
+    path = home / ".codex" / "sessions" / "2026" / "04" / "29" / f"rollout-2026-04-29T21-00-00-{uuid}.jsonl"
+    stamp = "2026-04-29T21:00:0{}.000Z"
+    records = [
+        {
+            "timestamp": stamp.format(0),
+            "type": "session_meta",
+            "payload": {"id": uuid, "cwd": "/home/dev/app"},
+        },
+        {
+            "timestamp": stamp.format(1),
+            "type": "event_msg",
+            "payload": {"type": "task_started", "turn_id": "t1"},
+        },
+        {
+            "timestamp": stamp.format(1),
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": MARKUP}],
+            },
+        },
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+
+
+@dataclass
+class Served:
+    """The running app: its base URL and the facade responses each page received."""
+
+    base: str
+    received: list[dict[str, Any]] = field(default_factory=list)
+
+
+class _Server(uvicorn.Server):
+    def install_signal_handlers(self) -> None:
+        """Leave signals to pytest (the server runs in a thread)."""
+
+
+@pytest.fixture(scope="module")
+def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """Ingest the corpus, then serve the HTTP app on a free loopback port until the module is done."""
+    home = tmp_path_factory.mktemp("web-home")
+    write_traces(home)
+    _write_markup_session(home)
+    with scratch_store(store_dsn) as store:
+        codex = ingest_paths(store, [home / ".codex" / "sessions"], source="codex", harness="codex")
+        claude = ingest_paths(store, [home / ".claude" / "projects"], source="claude", harness="claude-code")
+        assert codex.errors == 0 and claude.errors == 0, (codex, claude)
+        assert codex.events + claude.events > 3000, "the web corpus must not be empty"
+        service = ToolService(
+            Deps(store, Settings(cursor_secret=b"web!" * 8), launch_dir=home), load_handlers()
+        )
+        app = build_http_app(service, build_mcp_server(service))
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(
+            64
+        )  # connections wait in the backlog until uvicorn accepts them: no readiness polling
+        port = listener.getsockname()[1]
+        server = _Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+        thread.start()
+        try:
+            base = f"http://127.0.0.1:{port}"
+            ready = httpx2.get(base + "/", timeout=30.0)  # bounded wait for the first answer
+            assert ready.status_code == 200 and "Moraine" in ready.text
+            yield Served(base)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=30)
+            listener.close()
+            assert not thread.is_alive(), "uvicorn did not stop"
+
+
+@pytest.fixture(scope="module")
+def browser(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[BrowserContext]:
+    """Start headless Chromium on a fresh profile directory."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1280, "height": 900},
+            timezone_id="UTC",
+            locale="en-US",
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"web page screenshots: {ARTIFACTS}")
+
+
+@pytest.fixture
+def page(browser: BrowserContext, served: Served) -> Iterator[Page]:
+    """Open a tab that records every facade response it receives; fail on any script error."""
+    served.received.clear()
+    tab = browser.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def record(route: Route) -> None:
+        response = route.fetch()
+        body = response.body()
+        request = route.request
+        served.received.append(
+            {
+                "tool": request.url.rsplit("/", 1)[-1],
+                "arguments": json.loads(request.post_data or "{}"),
+                "bytes": len(body),
+                "envelope": json.loads(body),
+            }
+        )
+        route.fulfill(response=response)
+
+    tab.route("**/v1/tools/*", record)
+    tab.set_default_timeout(WAIT_MS)
+    try:
+        yield tab
+    finally:
+        tab.close()
+    assert not errors, f"script errors on the page: {errors}"
+    _assert_compact(served.received)
+
+
+def _assert_compact(received: list[dict[str, Any]]) -> None:
+    """Assert every response the page received was one compact page (no session or turn dump)."""
+    assert received, "the page fetched nothing"
+    for item in received:
+        arguments, envelope = item["arguments"], item["envelope"]
+        assert item["bytes"] <= COMPACT_BYTES, (item["tool"], arguments, item["bytes"])
+        for key in ("limit", "n_hits"):
+            assert arguments.get(key, 0) <= PAGE_LIMIT, (item["tool"], arguments)
+        data = envelope.get("data") or {}
+        for key in ("results", "sessions", "turns", "events"):
+            assert len(data.get(key) or []) <= PAGE_LIMIT, (item["tool"], arguments, key)
+        if item["tool"] == "open" and "limit" not in arguments and "cursor" not in arguments:
+            assert not data.get("turns") and not data.get("events"), "an id-only open must be summary-only"
+
+
+def _shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _settled(page: Page) -> None:
+    expect(page.locator("#view")).to_have_attribute("aria-busy", "false")
+
+
+def _opens(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [item for item in received if item["tool"] == "open"]
+
+
+def test_a_typed_query_shows_the_expected_hit_first_and_walks_to_its_event_turn_and_session(
+    page: Page, served: Served
+) -> None:
+    page.goto(served.base + "/")
+    page.locator("#q").fill("parseConfigFile loader")
+    page.keyboard.press("Enter")
+    _settled(page)
+    hits = page.locator(".hit")
+    expect(hits.first.locator(".snippet")).to_contain_text(
+        "parseConfigFile lives in src/config/parser.py; the loader imports parse_config_file instead."
+    )
+    expect(hits.first.locator(".rank")).to_have_text("1")
+    expect(hits.first).to_have_class("row hit selected")
+    expect(hits.first.locator("mark").first).to_have_text("parseConfigFile")
+    _shot(page, "01-search")
+
+    page.keyboard.press("j")
+    expect(hits.nth(1)).to_have_class("row hit selected")
+    page.keyboard.press("k")
+    page.keyboard.press("Enter")  # opens the selected (first) hit's event
+    _settled(page)
+    assert page.url.split("#", 1)[1].startswith("/event/event:")
+    expect(page.locator(".event-content")).to_contain_text("the loader imports parse_config_file instead.")
+    expect(page.locator(".crumbs")).to_contain_text("Turn 1")
+    _shot(page, "02-event")
+
+    page.keyboard.press("u")  # up to the turn
+    _settled(page)
+    assert page.url.split("#", 1)[1].startswith("/turn/turn:")
+    expect(page.locator(".object-head h1")).to_contain_text("Turn 1")
+    expect(page.locator(".event-list > .event-row")).to_have_count(9)
+    expect(page.locator(".pager-caption")).to_have_text("Events 1–9 of 9")
+    page.locator(".event-row").nth(4).locator("[data-toggle]").click()  # the tool call's content, on demand
+    expect(page.locator(".event-row").nth(4).locator(".content-text.arguments")).to_contain_text(
+        "grep -rn includeDirective src/config"
+    )
+    _shot(page, "03-turn")
+
+    page.keyboard.press("u")  # up to the session
+    _settled(page)
+    assert page.url.split("#", 1)[1].startswith("/session/session:")
+    expect(page.locator(".object-head h1")).to_have_text(
+        "Where is parseConfigFile defined? The loader cannot find it."
+    )
+    expect(page.locator(".turn-row")).to_have_count(3)
+    page.locator(".turn-row").first.locator("[data-toggle]").first.click()  # expand the turn into its events
+    expect(page.locator(".turn-row").first.locator(".event-row")).to_have_count(9)
+    _shot(page, "04-session")
+
+    tools = [item["tool"] for item in served.received]
+    assert tools[0] == "search_sessions" and tools.count("search_sessions") == 1
+    first = served.received[0]["envelope"]["data"]["results"][0]
+    assert first["rank"] == 1 and "parseConfigFile lives" in first["snippet"]["text"]
+    assert {item["arguments"].get("limit") for item in _opens(served.received)} <= {None, 20, 25}
+
+
+def test_paging_through_a_300_turn_session_and_a_2000_event_turn_fetches_one_page_at_a_time(
+    page: Page, served: Served
+) -> None:
+    page.goto(f"{served.base}/#/sessions?{DAY}")
+    _settled(page)
+    expect(page.locator(".session-row")).to_have_count(7)
+    _shot(page, "05-sessions")
+    page.get_by_role("link", name="Step 1 of the long migration: move table batch 1.").click()
+    _settled(page)
+    caption = page.locator(".pager-caption")
+    expect(caption).to_have_text("Turns 1–20 of 300")
+    page.keyboard.press("n")
+    _settled(page)
+    expect(caption).to_have_text("Turns 21–40 of 300")
+    expect(page.locator(".turn-row").first).to_contain_text("Step 21 of the long migration")
+    page.keyboard.press("n")
+    _settled(page)
+    expect(caption).to_have_text("Turns 41–60 of 300")
+    _shot(page, "06-session-page-3")
+    page.keyboard.press("p")
+    _settled(page)
+    expect(caption).to_have_text("Turns 21–40 of 300")
+    assert "cursor=" in page.url  # the page is a shareable URL
+
+    page.goto(f"{served.base}/#/sessions?{DAY}")
+    _settled(page)
+    page.get_by_role("link", name="Check every shard of the cluster one by one.").click()
+    _settled(page)
+    turn = page.locator(".turn-row").first
+    turn.locator("[data-toggle]").first.click()
+    events = turn.locator(".event-row")
+    expect(events).to_have_count(25)
+    turn.get_by_role("button", name="Load 25 more events").click()
+    expect(events).to_have_count(50)
+    _shot(page, "07-wide-turn")
+
+    pages = [
+        item for item in _opens(served.received) if (item["envelope"].get("data") or {}).get("kind") == "turn"
+    ]
+    assert [len(item["envelope"]["data"]["events"]) for item in pages] == [25, 25]
+    assert pages[0]["envelope"]["data"]["turn"]["event_count"] > 2000
+    sessions = [item for item in _opens(served.received) if item["envelope"]["data"]["kind"] == "session"]
+    assert [len(item["envelope"]["data"]["turns"]) for item in sessions] == [20, 20, 20, 20, 1]
+
+
+def test_file_attention_opens_from_a_tool_call_and_leads_to_the_session_that_edited_the_file(
+    page: Page, served: Served
+) -> None:
+    page.goto(served.base + "/#/search?q=Edit+retry.ts&types=tool_call")
+    _settled(page)
+    expect(page.locator(".hit").first.locator(".snippet")).to_contain_text(
+        'Edit(file_path="/home/dev/app/src/net/retry.ts"'
+    )
+    page.locator(".hit").first.locator(".snippet").click()
+    _settled(page)
+    page.get_by_role("link", name="/home/dev/app/src/net/retry.ts").click()
+    _settled(page)
+    assert page.url.split("#", 1)[1].startswith("/files?path=")
+    expect(page.locator(".path-title")).to_have_text("/home/dev/app/src/net/retry.ts")
+    row = page.locator(".touch-row")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("claude-code")
+    expect(row).to_contain_text("Edit")
+    _shot(page, "08-file-attention")
+    row.get_by_role("link", name="Session", exact=True).click()
+    _settled(page)
+    expect(page.locator(".object-head h1")).to_have_text("Retry loop investigation")
+    attention = [item for item in served.received if item["tool"] == "file_attention"]
+    assert len(attention) == 1 and attention[0]["envelope"]["data"]["summary"]["total_touches"] == 2
+
+
+def test_a_query_with_no_hits_says_so_and_names_what_was_searched(page: Page, served: Served) -> None:
+    page.goto(served.base + "/")
+    page.locator("#q").fill("xylophonequasar")
+    page.keyboard.press("Enter")
+    _settled(page)
+    expect(page.locator(".empty")).to_contain_text("No hits for “xylophonequasar”.")
+    expect(page.locator(".empty")).to_contain_text("Searched user input and assistant responses")
+    expect(page.locator(".hit")).to_have_count(0)
+    _shot(page, "09-no-hits")
+    assert served.received[-1]["envelope"]["data"]["result_count"] == 0
+
+
+def test_a_malformed_id_shows_the_invalid_id_error_code_and_message(page: Page, served: Served) -> None:
+    page.goto(served.base + "/")
+    page.locator("#goto-id").fill("session:not-an-id")
+    page.keyboard.press("Enter")
+    _settled(page)
+    box = page.locator(".error-box")
+    expect(box.locator(".error-code")).to_have_text("invalid_id")
+    expect(box.locator(".error-message")).to_have_text(served.received[-1]["envelope"]["error"]["message"])
+    expect(page.locator(".view-title")).to_contain_text("session:not-an-id")
+    _shot(page, "10-malformed-id")
+    assert served.received[-1]["envelope"]["error"]["code"] == "invalid_id"
+
+
+def test_a_stale_cursor_in_a_shared_url_shows_the_error_and_a_way_back(page: Page, served: Served) -> None:
+    page.goto(f"{served.base}/#/sessions?{DAY}")
+    _settled(page)
+    page.get_by_role("link", name="Step 1 of the long migration: move table batch 1.").click()
+    _settled(page)
+    session_url = page.url
+    page.goto(session_url + "?cursor=m1.bm90LWEtY3Vyc29y.AAAA")
+    _settled(page)
+    expect(page.locator(".error-code")).to_have_text("invalid_request")
+    page.get_by_role("link", name="reopen from the first page").click()
+    _settled(page)
+    expect(page.locator(".pager-caption")).to_have_text("Turns 1–20 of 300")
+
+
+def test_text_that_looks_like_markup_is_shown_as_text(page: Page, served: Served) -> None:
+    page.goto(served.base + "/#/search?q=zebrafish")
+    _settled(page)
+    snippet = page.locator(".hit").first.locator(".snippet")
+    expect(snippet).to_contain_text('<b>bold</b> <img src=x onerror="window.__pwned = 1"> & done')
+    assert snippet.locator("b, img").count() == 0
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_the_page_and_its_files_are_served_with_a_strict_content_security_policy(served: Served) -> None:
+    index = httpx2.get(served.base + "/", timeout=30.0)
+    script = httpx2.get(served.base + "/web/main.js", timeout=30.0)
+    missing = httpx2.get(served.base + "/web/nope.js", timeout=30.0)
+    assert "script-src 'self'" in index.headers["content-security-policy"]
+    assert index.headers["x-content-type-options"] == "nosniff"
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert missing.status_code == 404
