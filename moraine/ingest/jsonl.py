@@ -98,7 +98,7 @@ def _parse(line: bytes, offset: int, line_no: int, end: int) -> ReadItem | None:
     if not stripped:
         return None
     try:
-        data = json.loads(stripped)
+        data = json.loads(stripped.decode("utf-8"))  # never let json guess UTF-16/32 from the first bytes
     except UnicodeDecodeError as exc:
         return ReadItem(None, IngestError("invalid_utf8", str(exc)[:300]), offset, line_no, end, line_no)
     except RecursionError:
