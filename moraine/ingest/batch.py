@@ -105,7 +105,7 @@ DOC_STATS_COLUMNS = ("stream_id", "source_offset", "type", "docs", "total_len")
 _inserts_done = 0
 # Memory bounds of one batch besides its event count (a posting row costs ~0.5 KB of Python objects).
 MAX_POSTINGS_ROWS = 200_000
-MAX_TEXT_CHARS = 64 * 1024 * 1024
+MAX_TEXT_CHARS = 16 * 1024 * 1024
 _TEXT = EVENT_COLUMNS.index("text")
 _ARGUMENTS = EVENT_COLUMNS.index("arguments")
 
