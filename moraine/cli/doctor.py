@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from moraine.daemon.diagnose import run_checks
 
 __all__ = ["doctor"]
 
@@ -17,6 +16,8 @@ _MARKS = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}
 @click.pass_context
 def doctor(ctx: click.Context) -> None:
     """Diagnose Moraine: exit status 1 when a check fails."""
+    from moraine.daemon.diagnose import run_checks  # loaded for this command only
+
     raw = (ctx.obj or {}).get("config_path")
     checks = run_checks(Path(raw) if raw else None)
     for check in checks:

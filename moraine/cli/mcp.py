@@ -9,7 +9,6 @@ import click
 
 from moraine.config import load_config
 from moraine.daemon.paths import DaemonPaths
-from moraine.daemon.relay import run_relay
 from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError
 
@@ -27,6 +26,8 @@ def mcp(ctx: click.Context) -> None:
         settings = daemon_settings(config)
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
+    from moraine.daemon.relay import run_relay  # the MCP SDK loads only for this command
+
     run_relay(
         DaemonPaths(config.home), settings.start_timeout_seconds, Path(config_path) if config_path else None
     )

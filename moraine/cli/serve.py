@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from moraine.config import load_config
-from moraine.daemon.lifecycle import DaemonAlreadyRunning, run_daemon
 from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError, StoreError
 
@@ -27,6 +26,11 @@ __all__ = ["serve"]
 def serve(ctx: click.Context, port: int | None, spawned: bool) -> None:
     """Run the daemon: index every enabled source, keep watching, serve MCP (http://127.0.0.1:PORT/mcp and a
     user-only Unix socket under $MORAINE_HOME/run) and the HTTP facade (POST /v1/tools/<tool>)."""
+    from moraine.daemon.lifecycle import (
+        DaemonAlreadyRunning,
+        run_daemon,
+    )  # heavy: loaded for this command only
+
     config_path = ctx.obj.get("config_path") if ctx.obj else None
     try:
         config = load_config(Path(config_path) if config_path else None)

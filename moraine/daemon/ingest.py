@@ -89,9 +89,10 @@ class BackgroundIngest:
                 logger.info("sources without an adapter: %s", ", ".join(summary.no_adapter))
         elif summary.events or summary.errors or summary.rewritten:
             logger.info(
-                "ingested %d events from %d files (%d errors, %d rewritten)",
+                "ingested %d events from %d files (%d errors, %d rewritten) in %.3f s",
                 summary.events,
                 summary.files - summary.unchanged,
                 summary.errors,
                 summary.rewritten,
+                summary.seconds,
             )

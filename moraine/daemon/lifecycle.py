@@ -15,7 +15,6 @@ import sys
 from contextlib import nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
-from importlib import metadata
 from types import FrameType
 from typing import Any
 
@@ -38,27 +37,23 @@ from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.report import store_report
 from moraine.daemon.settings import DaemonSettings
 from moraine.daemon.state import DaemonState, read_state, remove_state, write_state
+from moraine.daemon.version import moraine_version
 from moraine.errors import ConfigError
 from moraine.server.runtime import settings_from_config
 from moraine.server.service import ToolService
 from moraine.store.client import Store
 
-__all__ = ["DaemonAlreadyRunning", "moraine_version", "run_daemon"]
+__all__ = ["DaemonAlreadyRunning", "run_daemon"]
 
 logger = logging.getLogger("moraine.daemon")
 HOST = "127.0.0.1"
 _MONITOR_SECONDS = 0.1
+# Hand the GIL over more often than the default 5 ms so the ingest thread keeps up while calls run.
+_SWITCH_SECONDS = 0.001
 
 
 class DaemonAlreadyRunning(Exception):
     """Another daemon holds this Moraine home."""
-
-
-def moraine_version() -> str:
-    try:
-        return metadata.version("moraine")
-    except metadata.PackageNotFoundError:
-        return "0"
 
 
 def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) -> None:
@@ -80,6 +75,7 @@ def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) 
         who = f" (pid {state.pid}, port {state.port})" if state else ""
         raise DaemonAlreadyRunning(f"a Moraine daemon is already running for {config.home}{who}")
     try:
+        sys.setswitchinterval(_SWITCH_SECONDS)
         terminal = sys.stderr.isatty()
         setup_logging(paths.log, to_terminal=terminal)
         logger.info(

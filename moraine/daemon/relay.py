@@ -24,8 +24,8 @@ from mcp.shared.message import SessionMessage
 from generated.descriptors import DESCRIPTORS, SERVER
 from moraine.daemon.client import DaemonConnection, DaemonUnreachable
 from moraine.daemon.launcher import DaemonStartError, ensure_daemon
-from moraine.daemon.lifecycle import moraine_version
 from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.version import moraine_version
 from moraine.server.envelope import error_envelope
 from moraine.server.failures import ErrorBody
 from moraine.server.mcp_app import reply_text

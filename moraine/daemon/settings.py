@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from typing import Any
 
 from moraine.config import Config
@@ -15,10 +16,14 @@ _ALLOWED = {"port", "max_concurrent", "max_queued", "start_timeout_seconds", "id
 
 @dataclass(frozen=True, slots=True)
 class DaemonSettings:
-    """``port`` 0 picks a free port; ``idle_exit_seconds`` applies to daemons a relay started (0 = never exit)."""
+    """``port`` 0 picks a free port; ``idle_exit_seconds`` applies to daemons a relay started (0 = never exit).
+
+    ``max_concurrent`` defaults to the CPU count (at most 4): calls are CPU-bound, and more of them at once only
+    slows the live ingest that shares the process.
+    """
 
     port: int = 0
-    max_concurrent: int = 4
+    max_concurrent: int = field(default_factory=lambda: min(4, os.cpu_count() or 1))
     max_queued: int = 32
     start_timeout_seconds: float = 60.0
     idle_exit_seconds: float = 300.0
