@@ -25,7 +25,7 @@ _DETAIL_COLUMNS = (
     "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, tool_name, model, originating_model, "
     "content_format, text, arguments, exit_code, tool_error, encrypted"
 )
-_HEAD_COLUMNS = "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, text, arguments"
+_HEAD_COLUMNS = "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, text, arguments, encrypted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,7 @@ class EventHead:
     terminal: bool
     text: str
     arguments: str | None
+    encrypted: bool
 
 
 def fetch_event(store: Store, key: int, seq: int) -> EventDetail | None:
@@ -135,6 +136,7 @@ def fetch_event_heads(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tu
             terminal=bool(r[6]),
             text=r[7],
             arguments=r[8],
+            encrypted=bool(r[9]),
         )
         heads[(head.key, head.seq)] = head
     return heads

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.store.client import Store
 from moraine.store.reads.events import EventHead, fetch_event_heads
 from moraine.store.reads.sessions import SessionRecord, fetch_sessions
@@ -141,7 +142,10 @@ def search(store: Store, query: SearchQuery, bm25: Bm25, snippet_chars: int) -> 
         session = sessions.get(key)
         if event is None or turn is None or session is None:
             continue  # published out of order or removed by a rewrite: never show a half-hydrated hit
-        sources = [event.text, event.arguments or ""]
+        # An encrypted reasoning payload is opaque: its snippet is the placeholder, never payload bytes.
+        sources = (
+            [ENCRYPTED_REASONING_PLACEHOLDER] if event.encrypted else [event.text, event.arguments or ""]
+        )
         hits.append(
             SearchHit(
                 score=min(1.0, max(0.0, score / top)) if top > 0 else 0.0,

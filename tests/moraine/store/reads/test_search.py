@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from fixtures.corpus.small import Small
+from fixtures.corpus.builder import Corpus, Ev, Sess, at
+from fixtures.corpus.small import ENCRYPTED, Small
 from moraine.search.tokenize import query_terms
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, search
@@ -132,3 +133,10 @@ def test_unknown_terms_return_an_empty_page(small_store: tuple[Store, Small]) ->
     store, _ = small_store
     page = run(store, "nonexistentwordxyz")
     assert page.hits == [] and page.truncated is False
+
+
+def test_encrypted_reasoning_hits_show_the_placeholder_not_the_payload(store: Store) -> None:
+    corpus = Corpus(store)
+    corpus.add(Sess("enc", turns=[[Ev("reasoning", "opaquetoken " + ENCRYPTED, at(1), encrypted=True)]]))
+    page = run(store, "opaquetoken", types=("reasoning",))
+    assert [hit.snippet.text for hit in page.hits] == ["[encrypted reasoning omitted]"]
