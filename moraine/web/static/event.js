@@ -10,7 +10,7 @@ export function eventView(envelope) {
   const { event, session, turn, traversal } = envelope.data;
   const sessionHref = sessionLink(traversal.session_id || event.session_id);
   const turnHref = turnLink(traversal.turn_id || event.turn_id);
-  const sessionLabel = session?.title || `${session?.harness || ""} session`.trim();
+  const sessionLabel = session?.title || `Untitled ${session?.harness || ""} session`.replace("  ", " ");
   document.title = `Event ${event.ordinal} · Turn ${turn?.ordinal ?? "?"} · Moraine`;
   return [
     crumbs([["Sessions", viewLink("sessions", {})], [sessionLabel, sessionHref],

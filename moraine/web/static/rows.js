@@ -43,12 +43,11 @@ export function eventRow(event, signal) {
       h("span", { class: "ordinal", title: "event ordinal in its turn" }, `#${event.ordinal}`),
       typeBadge(event.type),
       event.tool_name ? h("span", { class: "tool-name" }, event.tool_name) : null,
+      h("a", { class: ["primary", "summary", event.summary ? null : "muted"], href: eventLink(event.id) },
+        event.summary || "(no text)", event.truncated ? "…" : ""),
       event.terminal ? h("span", { class: "badge terminal", title: "ends the turn" }, "terminal") : null,
-      h("span", { class: "spacer" }),
       time(event.timestamp),
       button),
-    h("a", { class: ["primary", "summary", event.summary ? null : "muted"], href: eventLink(event.id) },
-      event.summary || "(no text)", event.truncated ? "…" : ""),
     expansion);
   return row;
 }

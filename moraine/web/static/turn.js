@@ -27,7 +27,7 @@ export function turnView(envelope, signal, cursor) {
     remember(nextHref, here);
   }
   const sessionHref = sessionLink(traversal.session_id || turn.session_id);
-  const sessionLabel = session?.title || `${session?.harness || ""} session`.trim();
+  const sessionLabel = session?.title || `Untitled ${session?.harness || ""} session`.replace("  ", " ");
   document.title = `Turn ${turn.ordinal} · ${sessionLabel} · Moraine`;
   const took = duration(turn.started_at, turn.updated_at);
   const range = events.length
