@@ -101,6 +101,13 @@ def _empty(reply: Reply, _: dict[str, Reply]) -> None:
     assert hits(reply) == [] and reply.data["truncated"] is False
 
 
+def _once(kind: str) -> Check:
+    def check(reply: Reply, _: dict[str, Reply]) -> None:
+        assert [(h["event"]["type"], h["session"]["id"]) for h in hits(reply)] == [(kind, session_id(IDENT))]
+
+    return check
+
+
 SEARCH_ROWS: list[Row] = [
     ("query only", S, {"query": "parseConfigFile"}, _query_only),
     ("query + n_hits", S, {"query": "quokka tiebreak", "n_hits": 2}, _n_hits),
@@ -186,6 +193,14 @@ SEARCH_ROWS: list[Row] = [
     ("n_hits < 1", S, {"query": "retry", "n_hits": 0}, error("invalid_request", "n_hits")),
     ("n_hits > 50", S, {"query": "retry", "n_hits": 51}, error("invalid_request", "n_hits")),
     ("non-integer n_hits", S, {"query": "retry", "n_hits": 1.5}, error("invalid_request", "n_hits")),
+    ("mirrored assistant message appears once", S, {"query": "Gigabyte"}, _once("assistant_response")),
+    ("mirrored user message appears once", S, {"query": "東京の天気"}, _once("user_input")),
+    (
+        "moraine's own tool calls are never hits",
+        S,
+        {"query": "coupon rounding", "event_types": ["tool_call"]},
+        _empty,
+    ),
     ("existing scope without matches", S, {"query": "quokka", "within_id": session_id(CLAUDE)}, _empty),
 ]
 
