@@ -19,7 +19,7 @@ const TITLES = { search: "Search", sessions: "Sessions", files: "Files" };
 
 async function renderObject(route, signal) {
   const cursor = route.params.get("cursor");
-  fill(root, loading(route.view === "open" ? "…" : route.view));
+  fill(root, loading(route.view === "open" ? "the ID" : route.view));
   let envelope;
   try {
     if (route.view === "session") envelope = await loadSession(route.id, cursor, signal);
