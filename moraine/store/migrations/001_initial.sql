@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS {db}.events
 )
 ENGINE = MergeTree
 ORDER BY (session_key, seq)
+-- Reads are point lookups and short ranges by key (open, search hydration): small granules keep each from
+-- decompressing thousands of neighbouring payloads.
+SETTINGS index_granularity = 1024
 ;
 CREATE TABLE IF NOT EXISTS {db}.turns
 (
@@ -65,6 +68,7 @@ CREATE TABLE IF NOT EXISTS {db}.turns
 )
 ENGINE = ReplacingMergeTree(version)
 ORDER BY (session_key, turn_seq)
+SETTINGS index_granularity = 1024
 ;
 CREATE TABLE IF NOT EXISTS {db}.sessions
 (
