@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from moraine.config import load_config
+from moraine.daemon.report import report_via_daemon
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
@@ -29,17 +30,24 @@ def status(ctx: click.Context, error_limit: int) -> None:
     raw = (ctx.obj or {}).get("config_path")
     try:
         config = load_config(Path(raw) if raw else None)
-        store = Store.open(config.store_dsn, config.database)
-    except (ConfigError, StoreError) as exc:
+    except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    try:
-        counts = table_counts(store)
-        coverage = source_coverage(store)
-        errors = recent_errors(store, error_limit)
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        store.close()
+    served = report_via_daemon(config.home, error_limit)  # a running daemon holds the store: ask it
+    if served is not None:
+        counts, coverage, errors = served.counts, served.coverage, served.errors
+    else:
+        try:
+            store = Store.open(config.store_dsn, config.database)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+        try:
+            counts = table_counts(store)
+            coverage = source_coverage(store)
+            errors = recent_errors(store, error_limit)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+        finally:
+            store.close()
     console.print(f"store {config.store_dsn} (database {config.database})")
     console.print(" · ".join(f"{name} {count}" for name, count in counts.items()))
     table = Table(

@@ -23,7 +23,7 @@ from moraine.store.status import (
     table_counts,
 )
 
-__all__ = ["StoreReport", "fetch_report", "store_report"]
+__all__ = ["StoreReport", "fetch_report", "report_via_daemon", "store_report"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +103,17 @@ def fetch_report(socket_path: Path, error_limit: int, timeout: float = 30.0) -> 
             return StoreReport.from_json(response.json())
     except (httpx.HTTPError, ValueError, KeyError, TypeError, OSError) as exc:
         raise DaemonUnreachable(f"the daemon on {socket_path} did not report its store: {exc}") from exc
+
+
+def report_via_daemon(home: Path, error_limit: int) -> StoreReport | None:
+    """Return the report from the daemon serving ``home``, or None when no daemon answers (open the store then)."""
+    from moraine.daemon.launcher import live_state
+    from moraine.daemon.paths import DaemonPaths
+
+    state = live_state(DaemonPaths(home))
+    if state is None:
+        return None
+    try:
+        return fetch_report(Path(state.socket), error_limit)
+    except DaemonUnreachable:
+        return None
