@@ -1,7 +1,8 @@
 """Shared fixtures: one chDB directory per pytest process, one fresh ClickHouse database per test.
 
 chDB allows one engine (one directory) per process, so every test shares the session's directory and gets its own
-database instead. When ``CLICKHOUSE_URL`` is set, the same fixtures run against that server.
+database instead. When ``CLICKHOUSE_URL`` is set, the same fixtures run against that server; with ``MORAINE_TEST_STORE=http`` they
+run over HTTP against the test-only endpoint on chDB (``tests/clickhouse_http.py``).
 
 - ``store``: a migrated ``Store`` on a fresh database, dropped after the test.
 - ``ingest_into_store``: a callable ``(paths, source="codex", harness=None, **source_fields) -> IngestSummary``
@@ -22,12 +23,33 @@ from moraine.store.client import Store
 
 
 @pytest.fixture(scope="session")
-def store_dsn(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Return the DSN every test store lives under: ``CLICKHOUSE_URL`` or one chDB directory per session."""
+def chdb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return this pytest process's one chDB directory."""
+    return tmp_path_factory.mktemp("chdb") / "store"
+
+
+@pytest.fixture(scope="session")
+def clickhouse_http_url(chdb_dir: Path) -> Iterator[str]:
+    """Serve ClickHouse's HTTP interface over the session's chDB directory (``tests/clickhouse_http.py``)."""
+    from tests.clickhouse_http import ClickHouseHttpEndpoint
+
+    with ClickHouseHttpEndpoint(str(chdb_dir)) as endpoint:
+        yield endpoint.url
+
+
+@pytest.fixture(scope="session")
+def store_dsn(request: pytest.FixtureRequest, chdb_dir: Path) -> str:
+    """Return the DSN every test store lives under.
+
+    ``CLICKHOUSE_URL`` (a real server) wins; ``MORAINE_TEST_STORE=http`` runs the suite over HTTP against the test
+    endpoint on chDB; otherwise the session's chDB directory.
+    """
     url = os.environ.get("CLICKHOUSE_URL")
     if url:
         return url
-    return f"chdb://{tmp_path_factory.mktemp('chdb') / 'store'}"
+    if os.environ.get("MORAINE_TEST_STORE") == "http":
+        return str(request.getfixturevalue("clickhouse_http_url"))
+    return f"chdb://{chdb_dir}"
 
 
 @pytest.fixture

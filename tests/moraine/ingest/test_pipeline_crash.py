@@ -65,12 +65,16 @@ def _run(dsn: str, database: str, trace: Path, die_after: int | None) -> subproc
 # right after the events of the second batch, and just before the third batch's checkpoint.
 @pytest.mark.parametrize("die_after", [2, 9, 20])
 def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
-    tmp_path: Path, die_after: int
+    tmp_path: Path, die_after: int, request: pytest.FixtureRequest
 ) -> None:
     trace = tmp_path / "a.jsonl"
     records = conversation(turns=5)
     write_lines(trace, records)
     dsn = os.environ.get("CLICKHOUSE_URL") or f"chdb://{tmp_path / 'store'}"
+    if (
+        os.environ.get("MORAINE_TEST_STORE") == "http"
+    ):  # the subprocesses talk to this process's test endpoint
+        dsn = str(request.getfixturevalue("clickhouse_http_url"))
     database = f"crash_{uuid.uuid4().hex[:12]}"
     killed = _run(dsn, database, trace, die_after)
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
