@@ -68,6 +68,7 @@ class JsonlReader:
                         break
                     line_no += 1
                     line = bytes(buf[start:newline])
+                    item: ReadItem | None
                     if len(line) > self.max_line_bytes:
                         item = ReadItem(
                             None,
