@@ -46,6 +46,7 @@ def test_ingest_reports_throughput_and_peak_rss(run: tuple[dict[str, Any], str])
     assert 50 < ingest["peak_rss_mb"] < 16_000  # an interpreter plus chDB, far below the machine's memory
     assert ingest["errors"] == 0
     assert ingest["ingest_seconds"] <= ingest["wall_seconds"]
+    assert ingest["cpu_seconds"] > 0 and ingest["events_per_cpu_second"] > 0
 
 
 def test_every_tool_case_has_warm_cold_and_concurrent_percentiles(run: tuple[dict[str, Any], str]) -> None:
@@ -63,6 +64,7 @@ def test_every_tool_case_has_warm_cold_and_concurrent_percentiles(run: tuple[dic
         assert [c["case"] for c in section] == names
         for case in section:
             _sane(case)
+    assert all(case["cpu_ms_per_call"] > 0 for case in report["warm"])
     concurrent = report["concurrent"]
     assert concurrent["clients"] == CLIENTS
     assert concurrent["calls"] == CLIENTS * ROUNDS * len(names)

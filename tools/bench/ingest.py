@@ -27,6 +27,9 @@ class IngestRun:
     peak_rss_mb: float
     files: int
     errors: int
+    cpu_seconds: (
+        float  # user + system CPU of the ingest process (all threads): its work, whatever the contention
+    )
 
     @property
     def events_per_second(self) -> float:
@@ -47,6 +50,8 @@ class IngestRun:
             "events_per_second": round(self.events_per_second),
             "mb_per_second": round(self.mb_per_second, 2),
             "peak_rss_mb": round(self.peak_rss_mb, 1),
+            "cpu_seconds": round(self.cpu_seconds, 1),
+            "events_per_cpu_second": round(self.raw_events / self.cpu_seconds) if self.cpu_seconds else None,
             "files": self.files,
             "errors": self.errors,
         }
@@ -78,4 +83,5 @@ def run_ingest(home: Path, raw_events: int, raw_bytes: int) -> IngestRun:
         peak_rss_mb=usage.ru_maxrss / 1024,  # Linux reports KiB
         files=int(result["files"]),
         errors=int(result["errors"]),
+        cpu_seconds=usage.ru_utime + usage.ru_stime,
     )

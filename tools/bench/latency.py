@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import resource
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ class CaseResult:
     tool: str
     latency: Latency | None
     errors: list[str] = field(default_factory=list)
+    cpu_ms: float | None = None  # process CPU time per call (all threads, chDB's included): work, not waiting
 
 
 @dataclass(slots=True)
@@ -58,10 +60,18 @@ def run_warm(client: ToolClient, cases: list[Case], repeat: int) -> list[CaseRes
         for i in range(len(case.variants)):
             _timed(client, case, i, [], errors)
         samples: list[float] = []
+        cpu_before = _cpu_seconds()
         for i in range(repeat):
             _timed(client, case, i, samples, errors)
-        out.append(_result(case, samples, errors))
+        result = _result(case, samples, errors)
+        result.cpu_ms = (_cpu_seconds() - cpu_before) * 1000 / repeat
+        out.append(result)
     return out
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_cold(

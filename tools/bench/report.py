@@ -56,6 +56,7 @@ class Report:
                     "case": r.name,
                     "tool": r.tool,
                     **(r.latency.to_json() if r.latency else {}),
+                    **({"cpu_ms_per_call": round(r.cpu_ms, 2)} if r.cpu_ms is not None else {}),
                     "errors": r.errors,
                 }
                 for r in results
@@ -101,6 +102,7 @@ def _latency_table(
         "warm p50",
         "warm p95",
         "warm p99",
+        "CPU/call",
         "cold p50",
         "cold p95",
         "cold p99",
@@ -119,7 +121,8 @@ def _latency_table(
 
     for name, warm, cold, conc in rows:
         errors = sum(len(r.errors) for r in (warm, cold, conc) if r is not None)
-        table.add_row(name, *cells(warm), *cells(cold), *cells(conc), str(errors) if errors else "")
+        cpu = f"{warm.cpu_ms:.1f}" if warm is not None and warm.cpu_ms is not None else "-"
+        table.add_row(name, *cells(warm), cpu, *cells(cold), *cells(conc), str(errors) if errors else "")
     return table
 
 
@@ -136,7 +139,9 @@ def print_report(report: Report, console: Console | None = None) -> None:
         console.print(
             f"ingest: {i.events_per_second:,.0f} events/s, {i.mb_per_second:.2f} MB/s "
             f"({i.raw_events:,} records -> {i.stored_events:,} events in {i.ingest_seconds:.1f} s; "
-            f"process wall {i.wall_seconds:.1f} s), peak RSS {i.peak_rss_mb:,.0f} MB, {i.errors} ingest errors"
+            f"process wall {i.wall_seconds:.1f} s; {i.cpu_seconds:.0f} CPU s = "
+            f"{i.raw_events / max(i.cpu_seconds, 1e-9):,.0f} events per CPU second), "
+            f"peak RSS {i.peak_rss_mb:,.0f} MB, {i.errors} ingest errors"
         )
     if report.watch is not None:
         w = report.watch
