@@ -56,6 +56,7 @@ COMPACT_BYTES = 64 * 1024
 DAY = "from=2026-04-29T00:00:00Z&to=2026-04-30T00:00:00Z"
 MARKUP = 'zebrafish <b>bold</b> <img src=x onerror="window.__pwned = 1"> & done'
 WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)  # a shared CI machine can be slow; every wait stays bounded
 
 
 def _write_markup_session(home: Path) -> None:
