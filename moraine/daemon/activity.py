@@ -37,5 +37,9 @@ class Activity:
             return 0.0
         return time.monotonic() - self._quiet_since
 
-    def _touch(self) -> None:
+    def touch(self) -> None:
+        """Start the quiet period now (the daemon calls it once it is ready)."""
         self._quiet_since = time.monotonic()
+
+    def _touch(self) -> None:
+        self.touch()

@@ -3,6 +3,7 @@
 - ``GET /v1/daemon/health``: who is serving (pid, version, readiness, backfill, admission counters).
 - ``POST /v1/daemon/call``: ``{"tool", "arguments", "launch_dir"}`` -> ``{"envelope", "is_error"}``; the call is
   cancelled when the caller disconnects before the answer (the relay disconnects when its client cancels).
+  ``"project_only": true`` restricts the call to the launch directory's project (a ``--project-only`` relay).
 - ``GET /v1/daemon/attach``: a response that stays open while a relay lives; attached relays keep the daemon up.
 - ``GET /v1/daemon/status?errors=N``: the store report (counts, coverage, recent ingest errors) for the CLI.
 """
@@ -25,7 +26,8 @@ from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.report import StoreReport
 from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH, STATUS_PATH
-from moraine.errors import StoreError
+from moraine.errors import ConfigError, StoreError
+from moraine.scope.floor import ProjectFloor, resolve_floor
 from moraine.server.http_app import MCP_PATH, facade_routes
 from moraine.server.mcp_app import build_mcp_server
 from moraine.server.service import ToolReply, ToolService
@@ -59,6 +61,7 @@ def build_daemon_app(
         try:
             body: Any = json.loads(await request.body())
             tool, arguments, launch_dir = _call_fields(body)
+            floor = _call_floor(body, launch_dir)
         except (ValueError, UnicodeDecodeError) as exc:
             return JSONResponse({"detail": str(exc)}, status_code=400)
         reply: ToolReply | None = None
@@ -66,7 +69,7 @@ def build_daemon_app(
 
             async def answer() -> None:
                 nonlocal reply
-                reply = await service.call(tool, arguments, launch_dir=launch_dir)
+                reply = await service.call(tool, arguments, launch_dir=launch_dir, floor=floor)
                 group.cancel_scope.cancel()
 
             async def watch_disconnect() -> None:
@@ -127,3 +130,22 @@ def _call_fields(body: Any) -> tuple[str, Any, Path | None]:
     if raw_dir is not None and (not isinstance(raw_dir, str) or not os.path.isabs(raw_dir)):
         raise ValueError("launch_dir must be an absolute path or null")
     return body["tool"], body.get("arguments", {}), Path(raw_dir) if raw_dir else None
+
+
+def _call_floor(body: dict[str, Any], launch_dir: Path | None) -> ProjectFloor | None:
+    """Return the project floor a ``project_only`` call asks for (None when it does not).
+
+    Raises:
+        ValueError: ``project_only`` is not a boolean, or the launch directory's project cannot be established.
+    """
+    project_only = body.get("project_only", False)
+    if not isinstance(project_only, bool):
+        raise ValueError("project_only must be a boolean")
+    if not project_only:
+        return None
+    if launch_dir is None:
+        raise ValueError("project_only needs a launch_dir")
+    try:
+        return resolve_floor(str(launch_dir))
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from exc

@@ -42,8 +42,9 @@ def health(socket_path: Path, timeout: float = _HEALTH_TIMEOUT) -> dict[str, Any
 class DaemonConnection:
     """An async client on the daemon's socket: no read deadline (calls take as long as they take)."""
 
-    def __init__(self, socket_path: Path) -> None:
+    def __init__(self, socket_path: Path, project_only: bool = False) -> None:
         self.socket_path = socket_path
+        self.project_only = project_only  # every call asks for the launch project's floor
         timeout = httpx.Timeout(None, connect=_CONNECT_TIMEOUT)
         self._client = httpx.AsyncClient(
             transport=httpx.AsyncHTTPTransport(uds=str(socket_path)), timeout=timeout, base_url=_BASE
@@ -56,6 +57,8 @@ class DaemonConnection:
             DaemonUnreachable: the daemon is gone or answered something that is not a reply.
         """
         body = {"tool": tool, "arguments": arguments, "launch_dir": os.getcwd()}
+        if self.project_only:
+            body["project_only"] = True
         try:
             response = await self._client.post(CALL_PATH, json=body)
             response.raise_for_status()

@@ -229,6 +229,7 @@ class _Daemon:
             ready=True,
         )
         write_state(self.paths.state, state)
+        self.activity.touch()
         logger.info("ready: MCP at http://%s:%d/mcp and unix:%s", HOST, self.port, self.paths.socket)
         ingest.start()
         backfill_noted = False

@@ -1,7 +1,8 @@
 """The stdio MCP server agents launch (``moraine mcp``): lists the tools itself, forwards every call to the daemon.
 
 Each call carries this process's launch directory, so ``file_attention`` resolves relative paths from the agent's
-directory. A client's ``notifications/cancelled`` cancels the forwarding request; the daemon sees the disconnect
+directory (and, for ``--project-only``, asks for that directory's project floor; the instructions name it).
+A client's ``notifications/cancelled`` cancels the forwarding request; the daemon sees the disconnect
 and stops the work. A clean EOF on stdin is a half-close: calls already received still finish and are answered.
 If the daemon goes away, the next call starts or finds it again and is retried once (the tools are read-only).
 """
@@ -26,6 +27,7 @@ from moraine.daemon.client import DaemonConnection, DaemonUnreachable
 from moraine.daemon.launcher import DaemonStartError, ensure_daemon
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.version import moraine_version
+from moraine.scope.floor import ProjectFloor
 from moraine.server.envelope import error_envelope
 from moraine.server.failures import ErrorBody
 from moraine.server.mcp_app import reply_text
@@ -63,11 +65,18 @@ class _Calls:
 
 
 class _Relay:
-    def __init__(self, paths: DaemonPaths, start_timeout: float, config_path: Path | None) -> None:
+    def __init__(
+        self,
+        paths: DaemonPaths,
+        start_timeout: float,
+        config_path: Path | None,
+        floor: ProjectFloor | None = None,
+    ) -> None:
         self.paths = paths
         self.start_timeout = start_timeout
         self.config_path = config_path
-        self.connection = DaemonConnection(paths.socket)
+        self.floor = floor
+        self.connection = DaemonConnection(paths.socket, project_only=floor is not None)
         self.calls = _Calls()
         self._reconnected = anyio.Event()
 
@@ -130,10 +139,16 @@ def _server(relay: _Relay) -> Server[Any]:
         SERVER["name"],
         version=moraine_version(),
         title=SERVER["title"],
-        instructions=SERVER["instructions"],
+        instructions=_instructions(relay.floor),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+def _instructions(floor: ProjectFloor | None) -> str:
+    """Return the server instructions; a project-only server says which roots are visible."""
+    base = str(SERVER["instructions"])
+    return base if floor is None else f"{base}\n\n{floor.describe()}"
 
 
 async def _half_close(
@@ -151,8 +166,10 @@ async def _half_close(
         await calls.drained()
 
 
-async def _relay_main(paths: DaemonPaths, start_timeout: float, config_path: Path | None) -> None:
-    relay = _Relay(paths, start_timeout, config_path)
+async def _relay_main(
+    paths: DaemonPaths, start_timeout: float, config_path: Path | None, floor: ProjectFloor | None
+) -> None:
+    relay = _Relay(paths, start_timeout, config_path, floor)
     try:
         await relay.connect()
     except DaemonStartError as exc:  # keep serving: each call retries and reports why it failed
@@ -167,6 +184,14 @@ async def _relay_main(paths: DaemonPaths, start_timeout: float, config_path: Pat
     await relay.connection.aclose()
 
 
-def run_relay(paths: DaemonPaths, start_timeout: float, config_path: Path | None = None) -> None:
-    """Relay MCP between stdin/stdout and the daemon until the client closes stdin and its calls are answered."""
-    anyio.run(_relay_main, paths, start_timeout, config_path)
+def run_relay(
+    paths: DaemonPaths,
+    start_timeout: float,
+    config_path: Path | None = None,
+    floor: ProjectFloor | None = None,
+) -> None:
+    """Relay MCP between stdin/stdout and the daemon until the client closes stdin and its calls are answered.
+
+    With ``floor`` (``--project-only``) every call is restricted to that project.
+    """
+    anyio.run(_relay_main, paths, start_timeout, config_path, floor)

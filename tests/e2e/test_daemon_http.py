@@ -1,0 +1,66 @@
+"""The daemon's network side: MCP over streamable HTTP on loopback, the HTTP facade, and the idle exit of a daemon
+that a relay started."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import anyio
+import httpx2
+import pytest
+from daemon_support import DaemonHome, codex_turn, wait_for
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from moraine.daemon.state import pid_alive
+
+UUID = "0196f100-0000-7000-8000-00000000eeee"
+
+
+@pytest.fixture
+def home() -> Iterator[DaemonHome]:
+    home = DaemonHome()
+    home.configure()
+    home.session_file(UUID).write_text(codex_turn(0, "Where is the narwhal cache?", "Under var/narwhal."))
+    try:
+        yield home
+    finally:
+        home.cleanup()
+
+
+def test_mcp_over_http_and_the_facade_answer_from_the_same_store(home: DaemonHome) -> None:
+    home.serve()
+    state = home.wait_ready()
+    wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+    base = f"http://127.0.0.1:{state.port}"
+
+    async def main() -> tuple[list[str], dict[str, object], dict[str, object]]:
+        async with httpx2.AsyncClient(timeout=60) as http:
+            async with Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client:
+                tools = sorted(t.name for t in (await client.list_tools()).tools)
+                result = await client.call_tool("search_sessions", {"query": "narwhal"})
+                assert result.structured_content is not None
+                mcp_envelope = result.structured_content
+            response = await http.post(f"{base}/v1/tools/search_sessions", json={"query": "narwhal"})
+            assert response.status_code == 200
+            return tools, mcp_envelope, response.json()
+
+    tools, over_mcp, over_facade = anyio.run(main)
+    assert tools == ["file_attention", "list_sessions", "open", "search_sessions"]
+    assert over_mcp["data"]["result_count"] == over_facade["data"]["result_count"] == 2  # type: ignore[index]
+    assert over_mcp["data"]["results"] == over_facade["data"]["results"]  # type: ignore[index]
+
+
+def test_a_relay_started_daemon_exits_once_idle(home: DaemonHome) -> None:
+    home.configure(idle_exit_seconds=5)
+
+    async def one_agent() -> bool:
+        async with Client(home.relay_params(), read_timeout_seconds=180) as client:
+            result = await client.call_tool("search_sessions", {"query": "narwhal"})
+            return result.is_error
+
+    assert anyio.run(one_agent) is False
+    [pid] = home.daemon_pids()
+    wait_for(lambda: not pid_alive(pid), 60, "the idle daemon to exit")
+    assert "no client for 5 s: exiting" in home.log_text()
+    assert home.log_text().splitlines()[-1].endswith("stopped")
