@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from moraine.config import Config, SourceConfig, glob_root
+from moraine.errors import StoreError
 from moraine.ids import session_key
 from moraine.ingest.adapters import adapter_for, reader_for
 from moraine.ingest.adapters.base import Adapter, StreamContext
@@ -142,18 +143,29 @@ class Ingestor:
             plan.append((source, adapter, reader, files))
         total = sum(len(files) for *_, files in plan)
         done = 0
-        for source, adapter, reader, files in plan:
-            for path in files:
-                if self.stop.is_set():
-                    break
-                self._ingest_stream(source, adapter, reader, path)
-                done += 1
-                if self.progress:
-                    self.progress(done, total, self._summary.events)
-        self._flush()
+        try:
+            for source, adapter, reader, files in plan:
+                for path in files:
+                    if self.stop.is_set():
+                        break
+                    self._ingest_stream(source, adapter, reader, path)
+                    done += 1
+                    if self.progress:
+                        self.progress(done, total, self._summary.events)
+            self._flush()
+        except StoreError:
+            self._forget()  # a publish may have stopped half-way: the next pass must start from the store's view
+            raise
         self._summary.sessions = len(self._sessions_seen)
         self._summary.seconds = time.monotonic() - started
         return self._summary
+
+    def _forget(self) -> None:
+        """Drop every cached checkpoint and unpublished row (after a store failure)."""
+        self._checkpoints.clear()
+        self._owners.clear()
+        self._batch = Batch()
+        self._batch_streams = {}
 
     # -- streams -------------------------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ debounce, then ingests only the changed files of the sources they belong to.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -15,10 +16,13 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from moraine.config import SourceConfig
+from moraine.errors import StoreError
 from moraine.ingest.discovery import matches
 from moraine.ingest.pipeline import Ingestor, IngestSummary
 
 __all__ = ["watch"]
+
+logger = logging.getLogger(__name__)
 
 DEBOUNCE_SECONDS = 0.05
 
@@ -69,7 +73,7 @@ def watch(
             now = time.monotonic()
             if now >= next_rescan:
                 dirty.take()
-                _report(on_pass, ingestor.run(sources))
+                _run(ingestor, sources, None, on_pass)
                 next_rescan = time.monotonic() + rescan_seconds
                 continue
             woke = dirty.wake.wait(timeout=min(next_rescan - now, 0.5))
@@ -87,12 +91,23 @@ def watch(
                         break
             if by_source:
                 chosen = [s for s in sources if s.name in by_source]
-                _report(on_pass, ingestor.run(chosen, by_source))
+                _run(ingestor, chosen, by_source, on_pass)
     finally:
         observer.stop()
         observer.join(timeout=5)
 
 
-def _report(on_pass: Callable[[IngestSummary], None] | None, summary: IngestSummary) -> None:
+def _run(
+    ingestor: Ingestor,
+    sources: Sequence[SourceConfig],
+    paths: dict[str, list[Path]] | None,
+    on_pass: Callable[[IngestSummary], None] | None,
+) -> None:
+    """Run one pass; a store failure is logged and the pass retried on the next wake-up or rescan."""
+    try:
+        summary = ingestor.run(sources, paths)
+    except StoreError:
+        logger.exception("ingest pass failed; retrying on the next change or rescan")
+        return
     if on_pass is not None:
         on_pass(summary)

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
+from moraine.config import SourceConfig
+from moraine.errors import StoreError
 from moraine.ids import session_key
-from moraine.ingest.pipeline import IngestSummary, ingest_paths
+from moraine.ingest.pipeline import Ingestor, IngestSummary, ingest_paths
 from moraine.store.client import Store
 from tests.moraine.ingest.toy_adapter import ToyAdapter
 
@@ -248,3 +250,24 @@ def test_batch_size_does_not_change_the_rows(store: Store, tmp_path: Path, batch
         for seq in range(1, 13)
     ]
     assert store.query(f"SELECT count() FROM {store.table('turns')} FINAL") == [(4,)]
+
+
+def test_a_store_failure_mid_publish_is_recovered_by_the_next_pass_of_the_same_ingestor(
+    store: Store, tmp_path: Path
+) -> None:
+    trace = tmp_path / "a.jsonl"
+    records = conversation(turns=3)
+    write_lines(trace, records[:4])
+    ingestor = Ingestor(store, adapters={"codex": ToyAdapter()})
+    source = SourceConfig("codex", "codex", f"{tmp_path}/*.jsonl", str(tmp_path))
+    assert ingestor.run([source]).events == 3
+    write_lines(trace, records[4:], mode="a")
+    postings, hidden = store.table("postings"), store.table("postings_hidden")
+    store.command(f"RENAME TABLE {postings} TO {hidden}")  # events, turns and sessions land; postings fail
+    with pytest.raises(StoreError):
+        ingestor.run([source])
+    store.command(f"RENAME TABLE {hidden} TO {postings}")
+    assert store.query(f"SELECT count() FROM {store.table('events')}") == [(9,)]  # the half-published batch
+    assert ingestor.run([source]).events == 6
+    assert store.query(f"SELECT count(), uniqExact(seq) FROM {store.table('events')}") == [(9, 9)]
+    assert store.query(f"SELECT sum(docs) FROM {store.table('doc_stats')}") == [(9,)]
