@@ -1,0 +1,172 @@
+"""Hybrid ranking: the settings (``[semantic]`` in config.toml), the process-wide ranker, and the search hook.
+
+    [semantic]
+    enabled = true      # hybrid ranking when the model package is installed (false: lexical only, no vectorizer)
+    threads = 1         # CPU threads of the embedder (background vectorizer and query embedding)
+    rrf_k = 60          # reciprocal rank fusion constant
+    depth = 50          # candidates taken from each ranker before fusion
+    min_words = 2       # fuse only queries with at least this many plain words (identifiers stay lexical)
+
+``activate`` installs the ranker for this process (the daemon does it at start); ``fuser_for`` returns the search
+hook for one request, or None when the search stays lexical.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from moraine.errors import ConfigError
+from moraine.semantic.embedder import Embedder
+from moraine.semantic.fusion import Candidate, fuse
+from moraine.semantic.vectorizer import VECTOR_TYPES
+from moraine.semantic.vectors import nearest
+from moraine.store.client import Store
+from moraine.store.reads.search import SearchQuery
+
+__all__ = [
+    "Fuser",
+    "Hybrid",
+    "SemanticSettings",
+    "activate",
+    "active",
+    "fuser_for",
+    "natural_words",
+    "settings_from",
+]
+
+_WORD = re.compile(r"^[^\W\d_]+$")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticSettings:
+    enabled: bool = True
+    threads: int = 1
+    rrf_k: float = 60.0
+    depth: int = 50
+    min_words: int = 2
+
+
+def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
+    """Read the ``[semantic]`` table of the configuration (``Config.extra``); raise ConfigError on bad values."""
+    raw = extra.get("semantic", {})
+    if not isinstance(raw, dict):
+        raise ConfigError("[semantic] must be a table")
+    defaults = SemanticSettings()
+    unknown = set(raw) - {"enabled", "threads", "rrf_k", "depth", "min_words"}
+    if unknown:
+        raise ConfigError(f"[semantic] has unknown keys: {', '.join(sorted(unknown))}")
+
+    def integer(name: str, default: int, minimum: int) -> int:
+        value = raw.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ConfigError(f"[semantic] {name} must be an integer >= {minimum}, got {value!r}")
+        return value
+
+    enabled = raw.get("enabled", defaults.enabled)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"[semantic] enabled must be true or false, got {enabled!r}")
+    rrf_k = raw.get("rrf_k", defaults.rrf_k)
+    if isinstance(rrf_k, bool) or not isinstance(rrf_k, int | float) or rrf_k <= 0:
+        raise ConfigError(f"[semantic] rrf_k must be a positive number, got {rrf_k!r}")
+    return SemanticSettings(
+        enabled=enabled,
+        threads=integer("threads", defaults.threads, 1),
+        rrf_k=float(rrf_k),
+        depth=integer("depth", defaults.depth, 1),
+        min_words=integer("min_words", defaults.min_words, 0),
+    )
+
+
+def natural_words(query: str) -> int:
+    """Count the query's plain words: letters only, not camelCase; a run of CJK/kana counts one per two characters."""
+    count = 0
+    for token in query.split():
+        word = token.strip(_EDGE_PUNCT)
+        if not word or not _WORD.match(word) or _CAMEL.search(word):
+            continue
+        wide = sum(1 for ch in word if ord(ch) >= 0x2E80)
+        count += max(1, wide // 2) if wide else 1
+    return count
+
+
+class Fuser:
+    """The search hook for one request: given the BM25 candidates, return the fused ranking."""
+
+    def __init__(self, hybrid: Hybrid, query_text: str) -> None:
+        self.hybrid = hybrid
+        self.query_text = query_text
+        self.depth = hybrid.settings.depth
+
+    def __call__(
+        self, store: Store, query: SearchQuery, lexical: list[tuple[int, int, float]]
+    ) -> list[tuple[int, int, float]]:
+        """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
+        vector_types = [t for t in query.types if t in VECTOR_TYPES]
+        extra = None
+        floor = getattr(query, "floor", None)  # a project-only server's scope applies to vectors too
+        if floor is not None:
+            from moraine.scope.floor import floor_condition
+
+            extra = floor_condition(store, floor)
+        vector = nearest(
+            store, self.hybrid.embedder.query(self.query_text), types=vector_types, limit=self.depth,
+            harness=query.harness, source=query.source, session_key=query.session_key, turn_seq=query.turn_seq,
+            extra=extra,
+        )  # fmt: skip
+        kinds = _types_of(store, lexical) if set(query.types) - set(VECTOR_TYPES) else {}
+        candidates = [
+            Candidate(key, seq, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
+            for key, seq, _ in lexical
+        ]
+        return fuse(candidates, [(k, s) for k, s, _ in vector], self.hybrid.settings.rrf_k, query.limit + 1)
+
+
+def _types_of(store: Store, refs: Sequence[tuple[int, int, float]]) -> dict[tuple[int, int], str]:
+    if not refs:
+        return {}
+    rows = store.query(
+        f"SELECT session_key, seq, type FROM {store.table('events')} "
+        "WHERE (session_key, seq) IN (SELECT arrayJoin(arrayZip({keys:Array(UInt64)}, {seqs:Array(UInt32)})))",
+        {"keys": [r[0] for r in refs], "seqs": [r[1] for r in refs]},
+    )
+    return {(int(k), int(s)): str(t) for k, s, t in rows}
+
+
+class Hybrid:
+    """The embedder plus the fusion settings of this process."""
+
+    def __init__(self, embedder: Embedder, settings: SemanticSettings) -> None:
+        self.embedder = embedder
+        self.settings = settings
+
+    def fuser(self, query_text: str, types: Sequence[str]) -> Fuser | None:
+        """Return the hook for a search, or None when it stays lexical (no vectorized type, too few plain words)."""
+        if not any(t in VECTOR_TYPES for t in types):
+            return None
+        if natural_words(query_text) < self.settings.min_words:
+            return None
+        return Fuser(self, query_text)
+
+
+_active: Hybrid | None = None
+
+
+def activate(hybrid: Hybrid | None) -> None:
+    """Install (or with None, remove) this process's hybrid ranker."""
+    global _active
+    _active = hybrid
+
+
+def active() -> Hybrid | None:
+    """Return this process's hybrid ranker, if any."""
+    return _active
+
+
+def fuser_for(query_text: str, types: Sequence[str]) -> Fuser | None:
+    """Return the search hook of this process for a request (None: lexical only)."""
+    return None if _active is None else _active.fuser(query_text, types)
