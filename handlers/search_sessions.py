@@ -13,6 +13,7 @@ from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
 from moraine.search.tokenize import query_terms
+from moraine.semantic.hybrid import fuser_for
 from moraine.store.client import Store
 from moraine.store.reads.scope import session_exists, turn_exists
 from moraine.store.reads.search import Bm25, SearchQuery, search
@@ -65,6 +66,7 @@ def search_data(
             field="query",
         )
     key, turn_seq = _scope(store, within_id)
+    fuser = fuser_for(query, event_types)  # semantic recall (hybrid ranking); None: lexical only
     page = search(
         store,
         SearchQuery(
@@ -78,6 +80,8 @@ def search_data(
         ),
         bm25,
         snippet_chars,
+        fuse=fuser,
+        fuse_depth=fuser.depth if fuser else 0,
     )
     results = []
     for rank, hit in enumerate(page.hits, start=1):

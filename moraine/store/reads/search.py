@@ -10,7 +10,8 @@ event types, ``df`` from the postings of those types.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
@@ -20,9 +21,12 @@ from moraine.store.reads.sessions import SessionRecord, fetch_sessions
 from moraine.store.reads.snippets import Snippet, make_snippet
 from moraine.store.reads.turns import TurnRecord, fetch_turns
 
-__all__ = ["Bm25", "SearchHit", "SearchPage", "SearchQuery", "search"]
+__all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "search"]
 
 _SCORE_DIGITS = 9  # rounding makes equal-scoring documents tie exactly, whatever the summation order
+# Semantic recall (moraine/semantic): re-ranks the BM25 candidates (taken ``fuse_depth`` deep); returns up to
+# query.limit + 1 (session key, seq, score) in the contract's order.
+Fuse = Callable[[Store, "SearchQuery", list[tuple[int, int, float]]], list[tuple[int, int, float]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +128,19 @@ def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int
     return [(int(key), int(seq), float(score)) for key, seq, _ts, score in store.query(sql, params)]
 
 
-def search(store: Store, query: SearchQuery, bm25: Bm25, snippet_chars: int) -> SearchPage:
-    """Run a search and return its hydrated page (at most ``query.limit`` hits)."""
-    ranked = _ranked(store, query, bm25)
+def search(
+    store: Store,
+    query: SearchQuery,
+    bm25: Bm25,
+    snippet_chars: int,
+    fuse: Fuse | None = None,
+    fuse_depth: int = 0,
+) -> SearchPage:
+    """Run a search and return its hydrated page (at most ``query.limit`` hits); ``fuse``: hybrid ranking."""
+    if fuse is None:
+        ranked = _ranked(store, query, bm25)
+    else:
+        ranked = fuse(store, query, _ranked(store, replace(query, limit=max(query.limit, fuse_depth)), bm25))
     truncated = len(ranked) > query.limit
     ranked = ranked[: query.limit]
     if not ranked:
