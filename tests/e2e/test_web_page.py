@@ -158,9 +158,10 @@ def browser(
             yield context
         finally:
             context.close()
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"web page screenshots: {ARTIFACTS}")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if capture is not None:
+        with capture.global_and_fixture_disabled():
+            print(f"\nweb page screenshots: {ARTIFACTS}")
 
 
 @pytest.fixture
