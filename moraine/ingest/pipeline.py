@@ -28,11 +28,12 @@ from moraine.ingest.batch import Batch, SessionMeta
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
 from moraine.ingest.discovery import discover
 from moraine.ingest.identity import FileIdentity, fingerprint, stream_id
-from moraine.ingest.model import Event, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
 from moraine.ingest.reader import ReadItem, Reader
 from moraine.ingest.rows import clean, dumps, event_summary, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.touches import TouchContext, extract_touches
+from moraine.ingest.validate import InvalidItem, check_event
 from moraine.redact import redact_text, redact_value
 from moraine.store.client import Store
 from moraine.store.recovery import delete_stream, delete_stream_tail
@@ -87,10 +88,6 @@ class _Stream:
             json.loads(json.dumps(state, default=str)),
             self.generation,
         )
-
-
-class _BadEvent(Exception):
-    """An adapter emitted an event whose fields have the wrong types."""
 
 
 class Ingestor:
@@ -274,10 +271,10 @@ class Ingestor:
                         out.detail,
                     )
                 else:
-                    raise _BadEvent(
+                    raise InvalidItem(
                         f"adapter emitted {type(out).__name__}, not Event/SessionInfo/IngestError"
                     )
-            except _BadEvent as exc:
+            except InvalidItem as exc:
                 self._error(
                     stream.source.name, str(stream.path), item.line_no, item.offset, "invalid_event", str(exc)
                 )
@@ -303,22 +300,22 @@ class Ingestor:
 
     def _info(self, stream: _Stream, info: SessionInfo) -> None:
         if not isinstance(info.session, str) or not info.session:
-            raise _BadEvent("session info without a session id")
+            raise InvalidItem("session info without a session id")
         for name in ("title", "summary", "slug", "cwd", "model", "parent_session", "first_user_message"):
             value = getattr(info, name)
             if value is not None and not isinstance(value, str):
-                raise _BadEvent(f"session info field {name} is {type(value).__name__}, not str")
+                raise InvalidItem(f"session info field {name} is {type(value).__name__}, not str")
             if isinstance(value, str):
                 value = value[:_MAX_META_CHARS]
                 setattr(info, name, clean(redact_text(value) if self.redact else value))
         if info.started_at is not None and not isinstance(info.started_at, datetime):
-            raise _BadEvent("session info started_at is not a datetime")
+            raise InvalidItem("session info started_at is not a datetime")
         state = self._session(stream, info.session)
         state.apply_info(info, to_ms(to_utc(info.started_at)))
         self._batch.touch_session(state, self._meta(stream))
 
     def _event(self, stream: _Stream, event: Event, item: ReadItem) -> None:
-        _check_event(event)
+        check_event(event)
         if self.redact:
             event.text = redact_text(event.text)
             event.arguments = redact_value(event.arguments)
@@ -458,33 +455,6 @@ def _opt(value: str | None) -> str | None:
 
 
 _MAX_META_CHARS = 4000  # session metadata is re-published with every batch: keep it small
-_STR_FIELDS = ("tool_name", "tool_call_id", "model", "cwd")
-
-
-def _check_event(event: Event) -> None:
-    """Reject an event whose fields have types the row builder cannot store."""
-    if not isinstance(event.session, str) or not event.session:
-        raise _BadEvent("event without a session id")
-    if not isinstance(event.type, EventType):
-        raise _BadEvent(f"event type {event.type!r} is not an EventType")
-    if not isinstance(event.text, str):
-        raise _BadEvent(f"event text is {type(event.text).__name__}, not str")
-    if event.timestamp is not None and not isinstance(event.timestamp, datetime):
-        raise _BadEvent("event timestamp is not a datetime")
-    for name in _STR_FIELDS:
-        value = getattr(event, name)
-        if value is not None and not isinstance(value, str):
-            raise _BadEvent(f"event {name} is {type(value).__name__}, not str")
-    if event.exit_code is not None and (
-        isinstance(event.exit_code, bool)
-        or not isinstance(event.exit_code, int)
-        or not -(2**31) <= event.exit_code < 2**31
-    ):
-        raise _BadEvent(f"event exit_code {event.exit_code!r} is not a 32-bit integer")
-    if event.terminal_kind is not None and not isinstance(event.terminal_kind, TerminalKind):
-        raise _BadEvent("event terminal_kind is not a TerminalKind")
-    if not isinstance(event.provenance, dict):
-        raise _BadEvent("event provenance is not a dict")
 
 
 def ingest_once(
