@@ -13,6 +13,7 @@ from moraine.daemon.report import report_via_daemon
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
+from moraine.semantic.service import semantic_state
 from moraine.store.client import Store
 from moraine.store.status import recent_errors, source_coverage, table_counts
 
@@ -50,6 +51,7 @@ def status(ctx: click.Context, error_limit: int) -> None:
             store.close()
     console.print(f"store {config.store_dsn} (database {config.database})")
     console.print(" · ".join(f"{name} {count}" for name, count in counts.items()))
+    console.print(f"semantic recall: {semantic_state(config)}")
     table = Table(
         "source", "harness", "enabled", "found", "indexed", "sessions", "events", "errors", "last ingest"
     )

@@ -39,6 +39,7 @@ from moraine.daemon.settings import DaemonSettings
 from moraine.daemon.state import DaemonState, read_state, remove_state, write_state
 from moraine.daemon.version import moraine_version
 from moraine.errors import ConfigError
+from moraine.semantic.service import start_semantic
 from moraine.server.runtime import settings_from_config
 from moraine.server.service import ToolService
 from moraine.store.client import Store
@@ -111,11 +112,14 @@ class _Daemon:
         tcp, unix = self._listeners()
         progress = self._progress()
         ingest = BackgroundIngest(ingest_store, self.config, progress=self._progress_callback(progress))
+        semantic = start_semantic(self.config)  # hybrid ranking + background vectorizer, when installed
         try:
             with progress if progress is not None else nullcontext():
                 anyio.run(self._serve, tcp, unix, pool, control, ingest)
         finally:
             ingest.shutdown()
+            if semantic is not None:
+                semantic.shutdown()
             for store in [*pool, control, ingest_store]:
                 store.close()
             remove_state(self.paths.state, os.getpid())

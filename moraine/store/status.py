@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from moraine.semantic.vectorizer import vector_progress
 from moraine.store.client import Store
 
 __all__ = ["IngestErrorRow", "SourceCoverage", "recent_errors", "source_coverage", "table_counts"]
@@ -37,6 +38,8 @@ def table_counts(store: Store) -> dict[str, int]:
         counts[table] = int(store.query(f"SELECT count() FROM {store.table(table)}")[0][0])
     for table in ("sessions", "turns", "checkpoints"):
         counts[table] = int(store.query(f"SELECT count() FROM {store.table(table)} FINAL")[0][0])
+    progress = vector_progress(store)  # semantic recall: embedded so far, still to embed
+    counts["vectors"], counts["vectors_pending"] = progress.vectors, progress.pending
     return counts
 
 
