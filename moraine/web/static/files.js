@@ -3,7 +3,7 @@
 import { callTool, PAGE } from "./api.js";
 import { count, fill, h, time } from "./dom.js";
 import { eventLink, go, sessionLink, turnLink, viewLink } from "./router.js";
-import { HARNESSES, chips, emptyState, envelopeViewer, errorBox, loading, meta, originBadges, warningsBox } from "./ui.js";
+import { HARNESSES, SOURCES, chips, emptyState, envelopeViewer, errorBox, loading, meta, originBadges, warningsBox } from "./ui.js";
 
 function form(params) {
   const value = (name, fallback = "") => params.get(name) || fallback;
@@ -11,24 +11,27 @@ function form(params) {
     autocomplete: "off", placeholder: "A file path: src/app.py or /home/me/project/src/app.py", "aria-label": "File path" });
   const scope = h("select", { name: "scope", "aria-label": "Scope" },
     h("option", { value: "all", selected: value("scope", "all") === "all" }, "All projects"),
-    h("option", { value: "project", selected: value("scope") === "project" }, "The daemon's project"));
+    h("option", { value: "project", selected: value("scope") === "project" }, "Launch project"));
   const granularity = h("select", { name: "granularity", "aria-label": "Granularity" },
     h("option", { value: "sessions", selected: value("granularity", "sessions") === "sessions" }, "By session"),
     h("option", { value: "events", selected: value("granularity") === "events" }, "Every touch"));
   const harness = h("select", { name: "harness", "aria-label": "Harness" }, h("option", { value: "" }, "Any harness"),
     HARNESSES.map((name) => h("option", { value: name, selected: name === value("harness") }, name)));
+  const source = h("input", { name: "source", value: value("source"), list: "file-sources", placeholder: "Any source",
+    "aria-label": "Source", class: "source-input", autocomplete: "off" });
   const tool = h("input", { name: "tool", value: value("tool"), placeholder: "Any tool", "aria-label": "Tool", class: "source-input" });
   const mutations = h("input", { type: "checkbox", name: "mutations", checked: value("mutations") === "1" });
   const element = h("form", { class: "search-form", role: "search" },
     h("div", { class: "search-line" }, path, h("button", { type: "submit", class: "primary-button" }, "Show attention")),
-    h("div", { class: "filters" }, scope, granularity, harness, tool,
+    h("div", { class: "filters" }, scope, granularity, harness, source,
+      h("datalist", { id: "file-sources" }, SOURCES.map((name) => h("option", { value: name }))), tool,
       h("label", { class: "check" }, mutations, " Changes only")));
   const submit = () => go(viewLink("files", {
     path: path.value.trim(), scope: scope.value, granularity: granularity.value, harness: harness.value,
-    tool: tool.value.trim(), mutations: mutations.checked ? "1" : "", source: value("source"),
+    tool: tool.value.trim(), mutations: mutations.checked ? "1" : "", source: source.value.trim(),
   }));
   element.addEventListener("submit", (event) => { event.preventDefault(); submit(); });
-  for (const control of [scope, granularity, harness, tool, mutations]) {
+  for (const control of [scope, granularity, harness, source, tool, mutations]) {
     control.addEventListener("change", () => { if (path.value.trim()) submit(); });
   }
   return element;
@@ -107,7 +110,7 @@ export async function renderFiles(root, params, signal) {
     rows.length
       ? h("section", { class: "touch-list" }, rows.map(data.granularity === "events" ? eventRow : sessionRow))
       : emptyState(`No recorded tool call touched “${data.tail}”.`,
-        args.scope === "project" ? "Scope is the daemon's project; try All projects, or an absolute path." : "Check the path, or widen the filters."),
+        args.scope === "project" ? "Scope is the daemon's launch project; try All projects, or an absolute path." : "Check the path, or widen the filters."),
     data.truncated ? h("p", { class: "notice" }, `Showing the first ${data.result_count}; narrow the filters to see the rest.`) : null,
     envelopeViewer([envelope]));
 }
