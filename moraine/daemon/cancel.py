@@ -29,6 +29,7 @@ __all__ = ["CancellingRunner", "kill_tagged"]
 logger = logging.getLogger("moraine.daemon")
 _KILL_EVERY_SECONDS = 0.25
 _GIVE_UP_SECONDS = 60.0
+_SLOW_CALL_SECONDS = 2.0
 # The marker is passed in two parts so the KILL statement's own text never matches it.
 _KILL_SQL = "KILL QUERY WHERE position(query, concat({prefix:String}, {token:String})) > 0 ASYNC"
 
@@ -55,13 +56,22 @@ class CancellingRunner:
     async def __call__(self, work: Callable[[Deps], ToolReply], deps: Deps) -> ToolReply:
         """Run ``work`` once admitted (raises BusyError when the queue is full)."""
         self.activity.call_started()
+        arrived = time.monotonic()
         try:
             async with self.admission.slot():
+                admitted = time.monotonic()
                 store = self._free.pop()
                 try:
                     return await self._run(work, replace(deps, store=store))
                 finally:
                     self._free.append(store)
+                    done = time.monotonic()
+                    if done - arrived > _SLOW_CALL_SECONDS:
+                        logger.info(
+                            "slow call: %.2f s waiting for a slot, %.2f s running",
+                            admitted - arrived,
+                            done - admitted,
+                        )
         finally:
             self.activity.call_finished()
 
