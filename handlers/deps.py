@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from moraine.scope.floor import ProjectFloor
 from moraine.store.client import Store
 
 __all__ = ["Deps", "Settings"]
@@ -24,8 +25,13 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Deps:
-    """The handler's world: ``launch_dir`` is the directory the MCP client launched from (None when unknown)."""
+    """The handler's world: ``launch_dir`` is the directory the MCP client launched from (None when unknown).
+
+    ``floor`` is a project-only client's hard scope (None: no floor): handlers never return, and answer not_found
+    for, sessions outside it.
+    """
 
     store: Store
     settings: Settings
     launch_dir: Path | None = None
+    floor: ProjectFloor | None = None

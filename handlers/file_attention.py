@@ -13,6 +13,7 @@ from moraine.attention.lookup import QueryPath, launch_project, reduce_path
 from moraine.attention.project import ProjectResolver
 from moraine.errors import RequestError
 from moraine.ids import event_id, session_id, turn_id
+from moraine.scope.floor import ProjectFloor
 from moraine.store.client import Store
 from moraine.store.reads.attention import (
     SCAN_CAP,
@@ -85,6 +86,7 @@ def file_attention_data(
     launch_dir: str | None,
     resolver: ProjectResolver | None = None,
     scan_cap: int = SCAN_CAP,
+    floor: ProjectFloor | None = None,
 ) -> AttentionResult:
     """Return the data and warnings of a file_attention response for a canonical request.
 
@@ -127,6 +129,7 @@ def file_attention_data(
         harness=harness,
         source=source,
         mutations_only=mutations_only,
+        floor=floor,
     )
     stats = touch_stats(store, touch_filter, scan_cap)
     warnings.extend(_stat_warnings(query, stats, scan_cap))
@@ -316,5 +319,6 @@ def handle(request: FileAttentionRequest, deps: Deps) -> Outcome:
         mutations_only=request.mutations_only,
         limit=request.limit,
         launch_dir=None if deps.launch_dir is None else str(deps.launch_dir),
+        floor=deps.floor,
     )
     return Outcome(FileAttentionData.model_validate(result.data), result.warnings)

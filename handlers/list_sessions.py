@@ -11,6 +11,7 @@ from handlers.base import Outcome
 from handlers.deps import Deps
 from moraine.errors import RequestError
 from moraine.ids import session_id
+from moraine.scope.floor import ProjectFloor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import ListCursor, decode_list_cursor, encode_list_cursor
 from moraine.store.reads.labels import display_label
@@ -72,8 +73,9 @@ def list_data(
     source: str | None,
     sort: Literal["asc", "desc"],
     cursor_secret: str | bytes,
+    floor: ProjectFloor | None = None,
 ) -> Json:
-    """Return the ``data`` object of a list_sessions response for a canonical request.
+    """Return the ``data`` object of a list_sessions response (``floor``: a project-only scope).
 
     Raises:
         RequestError: bad datetimes or range, or a cursor that is malformed, altered or from another filter/sort.
@@ -89,7 +91,17 @@ def list_data(
         after = ListAnchor(decoded.updated_ms, decoded.key)
     page = list_sessions(
         store,
-        ListQuery(start, end, limit, sort=sort, mode=mode, harness=harness, source=source, after=after),
+        ListQuery(
+            start,
+            end,
+            limit,
+            sort=sort,
+            mode=mode,
+            harness=harness,
+            source=source,
+            after=after,
+            project_id=None if floor is None else floor.project_id,
+        ),
     )
     next_cursor = None
     if page.truncated and page.sessions:
@@ -120,5 +132,6 @@ def handle(request: ListSessionsRequest, deps: Deps) -> Outcome:
         source=request.source,
         sort="asc" if request.sort.value == "asc" else "desc",
         cursor_secret=deps.settings.cursor_secret,
+        floor=deps.floor,
     )
     return Outcome(ListSessionsData.model_validate(data))

@@ -21,9 +21,11 @@ from handlers.shapes import (
 from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
+from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import OpenCursor, decode_open_cursor, encode_open_cursor, stale_open_cursor
 from moraine.store.reads.events import fetch_event, page_events
+from moraine.store.reads.neighbours import session_neighbours
 from moraine.store.reads.sessions import SessionRecord, fetch_session
 from moraine.store.reads.timestamps import format_timestamp
 from moraine.store.reads.turns import TurnRecord, fetch_turn, page_turns
@@ -45,21 +47,26 @@ def _maybe(make: Callable[[int, int], str], key: int, value: int | None) -> str 
     return None if value is None else make(key, value)
 
 
-def _session_data(session: SessionRecord, page: _Page | None) -> Json:
+def _session_data(store: Store, session: SessionRecord, page: _Page | None) -> Json:
     last = session.turn_count or None
     first = 1 if last else None
+    neighbours = session_neighbours(store, session.key)
     return {
         "kind": "session",
         "session": opened_session(session),
         "turns": page.items if page else [],
         "next_cursor": page.next_cursor if page else None,
         "traversal": {
-            "previous_session_id": None,
-            "next_session_id": None,
+            "previous_session_id": _maybe_session(neighbours.previous),
+            "next_session_id": _maybe_session(neighbours.following),
             "first_turn_id": _maybe(turn_id, session.key, first),
             "last_turn_id": _maybe(turn_id, session.key, last),
         },
     }
+
+
+def _maybe_session(key: int | None) -> str | None:
+    return None if key is None else session_id(key)
 
 
 def _turn_neighbours(turn_seq: int, session: SessionRecord) -> tuple[int | None, int | None]:
@@ -119,19 +126,33 @@ def _check_limit(limit: int, max_results: int) -> None:
         raise RequestError(f"limit must be an integer from 1 to {max_results}", field="limit")
 
 
-def _open_session(store: Store, parsed: SessionId, text: str, limit: int | None, secret: str | bytes) -> Json:
-    session = fetch_session(store, parsed.key)
+def _open_session(
+    store: Store,
+    parsed: SessionId,
+    text: str,
+    limit: int | None,
+    secret: str | bytes,
+    floor: ProjectFloor | None,
+) -> Json:
+    session = fetch_session(store, parsed.key) if in_floor(store, floor, parsed.key) else None
     if session is None:
         raise NotFoundError("session not found", kind="session", id=text)
     page = None
     if limit is not None:
         start = OpenCursor("session", session.key, 0, limit, 0, session.turn_count, session.generation)
         page = _page(store, start, secret)
-    return _session_data(session, page)
+    return _session_data(store, session, page)
 
 
-def _open_turn(store: Store, parsed: TurnId, text: str, limit: int | None, secret: str | bytes) -> Json:
-    turn = fetch_turn(store, parsed.key, parsed.turn_seq)
+def _open_turn(
+    store: Store,
+    parsed: TurnId,
+    text: str,
+    limit: int | None,
+    secret: str | bytes,
+    floor: ProjectFloor | None,
+) -> Json:
+    turn = fetch_turn(store, parsed.key, parsed.turn_seq) if in_floor(store, floor, parsed.key) else None
     session = fetch_session(store, parsed.key) if turn else None
     if turn is None or session is None:
         raise NotFoundError("turn not found", kind="turn", id=text)
@@ -144,8 +165,8 @@ def _open_turn(store: Store, parsed: TurnId, text: str, limit: int | None, secre
     return _turn_data(turn, session, page)
 
 
-def _open_event(store: Store, parsed: EventId, text: str) -> Json:
-    event = fetch_event(store, parsed.key, parsed.seq)
+def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | None) -> Json:
+    event = fetch_event(store, parsed.key, parsed.seq) if in_floor(store, floor, parsed.key) else None
     turn = fetch_turn(store, parsed.key, event.turn_seq) if event else None
     session = fetch_session(store, parsed.key) if turn else None
     if event is None or turn is None or session is None:
@@ -183,13 +204,13 @@ def _open_event(store: Store, parsed: EventId, text: str) -> Json:
     }
 
 
-def _continue(store: Store, token: str, secret: str | bytes) -> Json:
+def _continue(store: Store, token: str, secret: str | bytes, floor: ProjectFloor | None) -> Json:
     cursor = decode_open_cursor(secret, token)
-    session = fetch_session(store, cursor.key)
+    session = fetch_session(store, cursor.key) if in_floor(store, floor, cursor.key) else None
     if session is None or session.generation != cursor.generation:
         raise stale_open_cursor()
     if cursor.kind == "session":
-        return _session_data(session, _page(store, cursor, secret))
+        return _session_data(store, session, _page(store, cursor, secret))
     turn = fetch_turn(store, cursor.key, cursor.turn_seq)
     if turn is None:
         raise stale_open_cursor()
@@ -204,8 +225,9 @@ def open_data(
     cursor: str | None,
     max_results: int,
     cursor_secret: str | bytes,
+    floor: ProjectFloor | None = None,
 ) -> Json:
-    """Return the ``data`` object of an open response.
+    """Return the ``data`` object of an open response (``floor``: a project-only scope; outside it is not_found).
 
     Raises:
         RequestError: bad argument combination, limit out of range, or a malformed/altered/stale cursor.
@@ -215,7 +237,7 @@ def open_data(
     if cursor is not None:
         if id is not None or limit is not None:
             raise RequestError("cursor must be passed alone, without id or limit", field="cursor")
-        return _continue(store, cursor, cursor_secret)
+        return _continue(store, cursor, cursor_secret, floor)
     if id is None or not id.strip():
         raise RequestError("open needs an id (or a cursor from a previous open)", field="id")
     try:
@@ -227,12 +249,12 @@ def open_data(
             raise RequestError(
                 "limit is only valid with a session or turn id, not an event id", field="limit"
             )
-        return _open_event(store, parsed, id)
+        return _open_event(store, parsed, id, floor)
     if limit is not None:
         _check_limit(limit, max_results)
     if isinstance(parsed, SessionId):
-        return _open_session(store, parsed, id, limit, cursor_secret)
-    return _open_turn(store, parsed, id, limit, cursor_secret)
+        return _open_session(store, parsed, id, limit, cursor_secret, floor)
+    return _open_turn(store, parsed, id, limit, cursor_secret, floor)
 
 
 def handle(request: OpenRequest, deps: Deps) -> Outcome:
@@ -244,5 +266,6 @@ def handle(request: OpenRequest, deps: Deps) -> Outcome:
         cursor=request.cursor,
         max_results=deps.settings.max_results,
         cursor_secret=deps.settings.cursor_secret,
+        floor=deps.floor,
     )
     return Outcome(OpenData.model_validate(data))

@@ -12,6 +12,7 @@ from handlers.shapes import session_ref
 from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
+from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.search.tokenize import query_terms
 from moraine.semantic.hybrid import fuser_for
 from moraine.store.client import Store
@@ -22,7 +23,7 @@ from moraine.store.reads.timestamps import format_timestamp
 __all__ = ["handle", "search_data"]
 
 
-def _scope(store: Store, within_id: str | None) -> tuple[int | None, int | None]:
+def _scope(store: Store, within_id: str | None, floor: ProjectFloor | None) -> tuple[int | None, int | None]:
     if within_id is None:
         return None, None
     try:
@@ -32,11 +33,11 @@ def _scope(store: Store, within_id: str | None) -> tuple[int | None, int | None]
     if isinstance(parsed, EventId):
         raise RequestError("within_id accepts session and turn IDs, not event IDs", field="within_id")
     if isinstance(parsed, SessionId):
-        if not session_exists(store, parsed.key):
+        if not session_exists(store, parsed.key) or not in_floor(store, floor, parsed.key):
             raise NotFoundError("session not found", kind="session", id=within_id)
         return parsed.key, None
     assert isinstance(parsed, TurnId)
-    if not turn_exists(store, parsed.key, parsed.turn_seq):
+    if not turn_exists(store, parsed.key, parsed.turn_seq) or not in_floor(store, floor, parsed.key):
         raise NotFoundError("turn not found", kind="turn", id=within_id)
     return parsed.key, parsed.turn_seq
 
@@ -52,8 +53,9 @@ def search_data(
     n_hits: int,
     bm25: Bm25,
     snippet_chars: int,
+    floor: ProjectFloor | None = None,
 ) -> dict[str, Any]:
-    """Return the ``data`` object of a search_sessions response for a canonical request.
+    """Return the ``data`` object of a search_sessions response (``floor``: a project-only scope).
 
     Raises:
         RequestError: the query has no searchable terms, or within_id is an event ID.
@@ -65,7 +67,7 @@ def search_data(
             "query has no searchable terms: use words, numbers or identifiers, not only punctuation",
             field="query",
         )
-    key, turn_seq = _scope(store, within_id)
+    key, turn_seq = _scope(store, within_id, floor)
     fuser = fuser_for(query, event_types)  # semantic recall (hybrid ranking); None: lexical only
     page = search(
         store,
@@ -77,6 +79,7 @@ def search_data(
             source=source,
             session_key=key,
             turn_seq=turn_seq,
+            floor=floor,
         ),
         bm25,
         snippet_chars,
@@ -126,5 +129,6 @@ def handle(request: SearchSessionsRequest, deps: Deps) -> Outcome:
         n_hits=request.n_hits,
         bm25=Bm25(settings.bm25_k1, settings.bm25_b),
         snippet_chars=settings.snippet_chars,
+        floor=deps.floor,
     )
     return Outcome(SearchSessionsData.model_validate(data))

@@ -18,6 +18,7 @@ from moraine.ids import session_key
 from moraine.ingest.checkpoints import Checkpoint, next_version
 from moraine.ingest.rows import EVENT_COLUMNS, clean
 from moraine.ingest.sessions import SessionState, TurnState
+from moraine.scope.projects import session_project
 from moraine.store.client import Store
 
 __all__ = ["DIE_AFTER_INSERTS_ENV", "Batch", "SessionMeta"]
@@ -258,7 +259,7 @@ class Batch:
             state.first_user_message,
             state.cwd,
             state.model,
-            None,
+            session_project(state.cwd),
             session_key(meta.source, state.parent_session) if state.parent_session else None,
             _ms_to_dt(state.started_at),
             _ms_to_dt(state.updated_at),

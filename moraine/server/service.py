@@ -16,6 +16,7 @@ from generated.tools import ERROR_VALIDATOR, TOOLS
 from generated.validators import VALIDATORS, JsonSchemaValueException
 from handlers import Deps, HandlerEntry
 from moraine.errors import MoraineError, RequestError
+from moraine.scope.floor import ProjectFloor
 from moraine.server.envelope import error_envelope, success_envelope
 from moraine.server.failures import ErrorBody, error_body
 from moraine.server.requests import CheckedRequest, check_request
@@ -64,10 +65,13 @@ class ToolService:
         self.handlers = dict(handlers)
         self.runner: CallRunner = runner or _in_thread
 
-    async def call(self, tool: str, arguments: Any, launch_dir: Path | None = None) -> ToolReply:
+    async def call(
+        self, tool: str, arguments: Any, launch_dir: Path | None = None, floor: ProjectFloor | None = None
+    ) -> ToolReply:
         """Answer ``tool(arguments)`` with a success or error envelope (never raises for tool-level failures).
 
-        ``launch_dir`` overrides ``deps.launch_dir`` for this call (a relay passes its client's directory).
+        ``launch_dir`` overrides ``deps.launch_dir`` for this call (a relay passes its client's directory);
+        ``floor`` sets a project-only client's scope for this call.
         """
         started = time.perf_counter()
         request: dict[str, Any] = dict(arguments) if isinstance(arguments, Mapping) else {}
@@ -82,6 +86,8 @@ class ToolService:
             return self._error(tool, request, error_body(exc, tool), [], started)
         try:
             deps = self.deps if launch_dir is None else replace(self.deps, launch_dir=launch_dir)
+            if floor is not None:
+                deps = replace(deps, floor=floor)
             return await self.runner(partial(self._answer, tool, checked, started), deps)
         except Exception as exc:  # the outer boundary: any failure becomes an internal_error envelope
             return self._error(tool, checked.canonical, error_body(exc, tool), [], started)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from moraine.scope.floor import ProjectFloor, floor_condition
 from moraine.store.client import Store
 from moraine.store.reads.listing import to_epoch_ms
 
@@ -81,6 +82,7 @@ class TouchFilter:
     source: str | None = None
     mutations_only: bool = False
     exact_only: bool = False  # skip the suffix lookup (set once the stats showed no unknown-root touch)
+    floor: ProjectFloor | None = None  # a project-only server's scope: only its sessions' touches, any scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +176,10 @@ def _matched(
     lookups (exact tail, suffix of unknown roots), so up to twice ``cap`` rows may come back.
     """
     where, params = _filters(f)
+    if f.floor is not None:
+        condition, floor_params = floor_condition(store, f.floor)
+        where += f" AND {condition}"
+        params.update(floor_params)
     table = store.table("touches")
     exact = f"SELECT {columns} FROM {table} WHERE tail = {{tail:String}}{where}"
     if f.tail_is_absolute:

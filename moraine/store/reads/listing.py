@@ -32,6 +32,7 @@ class ListQuery:
     harness: str | None = None
     source: str | None = None
     after: ListAnchor | None = None
+    project_id: str | None = None  # a project-only server's floor
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,9 @@ def list_sessions(store: Store, query: ListQuery) -> SessionList:
         if value is not None:
             where.append(f"{name} = {{{name}:String}}")
             params[name] = value
+    if query.project_id is not None:
+        where.append("project_id = {floor_project:String}")
+        params["floor_project"] = query.project_id
     direction = "DESC" if query.sort == "desc" else "ASC"
     if query.after is not None:
         op = "<" if query.sort == "desc" else ">"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
+from moraine.scope.floor import ProjectFloor, floor_condition
 from moraine.store.client import Store
 from moraine.store.reads.events import EventHead, fetch_event_heads
 from moraine.store.reads.sessions import SessionRecord, fetch_sessions
@@ -46,6 +47,7 @@ class SearchQuery:
     source: str | None = None
     session_key: int | None = None
     turn_seq: int | None = None  # only with session_key
+    floor: ProjectFloor | None = None  # a project-only server's scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,10 @@ def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int
     if query.turn_seq is not None:
         where.append("turn_seq = {turn_seq:UInt32}")
         params["turn_seq"] = query.turn_seq
+    if query.floor is not None:
+        condition, floor_params = floor_condition(store, query.floor)
+        where.append(condition)
+        params.update(floor_params)
     sql = (
         "SELECT session_key, seq, any(timestamp) AS ts, "
         "round(sum(transform(term, {terms:Array(String)}, {idf:Array(Float64)}, 0.0) * tf * ({k1:Float64} + 1) "
