@@ -209,15 +209,15 @@ class _Daemon:
             group.cancel_scope.cancel()
 
     def _install_signals(self) -> None:
-        """Turn SIGTERM/SIGINT into a clean stop (uvicorn re-raises them to these handlers when it is done)."""
+        """Turn SIGTERM/SIGINT/SIGHUP into a clean stop (uvicorn re-raises the first two here when it is done)."""
 
         def request_stop(signum: int, frame: FrameType | None) -> None:
             self._stop_requested = True
             if self._uvicorn is not None:
                 self._uvicorn.should_exit = True
 
-        signal.signal(signal.SIGTERM, request_stop)
-        signal.signal(signal.SIGINT, request_stop)
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):  # SIGHUP: its terminal closed
+            signal.signal(signum, request_stop)
 
     async def _monitor(self, server: uvicorn.Server, ingest: BackgroundIngest, stopping: anyio.Event) -> None:
         while not server.started:
