@@ -212,6 +212,7 @@ def _assert_compact(received: list[dict[str, Any]]) -> None:
 
 
 def _shot(page: Page, name: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky top bar then sits at the top of the full-page image
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
