@@ -1,0 +1,74 @@
+"""The labeled query set: load ``queries.json`` and resolve each answer (session + phrase) to its event."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from moraine.ids import session_key
+from moraine.store.client import Store
+from tests.fixtures.relevance.corpus import SESSIONS, session_uuid
+
+__all__ = ["DEFAULT_TYPES", "QUERIES_FILE", "LabeledQuery", "LabelError", "load_queries", "resolve"]
+
+QUERIES_FILE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "relevance" / "queries.json"
+DEFAULT_TYPES = ("user_input", "assistant_response")
+_SOURCES = {"codex": ("codex", "codex"), "claude": ("claude", "claude-code")}
+
+
+class LabelError(Exception):
+    """A label does not name exactly one event of the corpus."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabeledQuery:
+    id: str
+    category: str
+    query: str
+    event_types: tuple[str, ...]
+    session: str
+    phrase: str
+
+
+def load_queries(path: Path = QUERIES_FILE) -> list[LabeledQuery]:
+    """Read the labeled queries (raise LabelError on a malformed entry)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for raw in data["queries"]:
+        try:
+            session, phrase = raw["answer"]
+            out.append(
+                LabeledQuery(raw["id"], raw["category"], raw["query"],
+                             tuple(raw.get("event_types", DEFAULT_TYPES)), session, phrase)
+            )  # fmt: skip
+        except (KeyError, ValueError, TypeError) as exc:
+            raise LabelError(f"query {raw!r} is malformed: {exc}") from exc
+    return out
+
+
+def source_of(harness: str) -> tuple[str, str]:
+    """Return the (source name, harness name) the corpus's files are ingested as."""
+    return _SOURCES[harness]
+
+
+def resolve(store: Store, queries: list[LabeledQuery]) -> dict[str, tuple[int, int]]:
+    """Return the answer event (session key, seq) of every query; raise LabelError unless exactly one matches."""
+    index = {s.name: (i, s) for i, s in enumerate(SESSIONS)}
+    out: dict[str, tuple[int, int]] = {}
+    for q in queries:
+        if q.session not in index:
+            raise LabelError(f"{q.id}: unknown session {q.session!r}")
+        number, session = index[q.session]
+        source, _harness = source_of(session.harness)
+        key = session_key(source, session_uuid(number, session.harness))
+        rows = store.query(
+            f"SELECT seq FROM {store.table('events')} WHERE session_key = {{key:UInt64}} "
+            "AND type IN {types:Array(String)} "
+            "AND position(if(type = 'tool_call', ifNull(arguments, ''), text), {phrase:String}) > 0",
+            {"key": key, "types": list(q.event_types), "phrase": q.phrase},
+        )
+        if len(rows) != 1:
+            raise LabelError(f"{q.id}: phrase {q.phrase!r} matches {len(rows)} events of {q.session}, not 1")
+        out[q.id] = (key, int(rows[0][0]))
+    return out

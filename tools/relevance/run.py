@@ -1,0 +1,134 @@
+"""Build the relevance store (ingest the fixture corpus, embed it) and rank every labeled query by each method."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from moraine.ingest.pipeline import ingest_paths
+from moraine.search.tokenize import query_terms
+from moraine.semantic.embedder import Embedder
+from moraine.semantic.hybrid import Fuser, Hybrid, SemanticSettings
+from moraine.semantic.vectorizer import VECTOR_TYPES, vectorize_pending
+from moraine.semantic.vectors import nearest
+from moraine.store.client import Store
+from moraine.store.reads.search import Bm25, SearchQuery, search
+from tests.fixtures.relevance.corpus import write_corpus
+from tools.relevance.labels import LabeledQuery, load_queries, resolve, source_of
+from tools.relevance.metrics import CUTOFF, Scores, score
+
+__all__ = ["METHODS", "Outcome", "build_store", "evaluate", "ingest_corpus"]
+
+METHODS = ("lexical", "vector", "hybrid")
+
+
+@dataclass(slots=True)
+class Outcome:
+    """Ranks of each query's answer per method, and timings."""
+
+    queries: list[LabeledQuery]
+    ranks: dict[str, dict[str, int | None]] = field(default_factory=dict)  # method -> query id -> rank
+    embed_seconds: float = 0.0
+    embedded: int = 0
+    latency_ms: dict[str, list[float]] = field(default_factory=dict)
+
+    def scores(self, method: str, category: str | None = None) -> Scores:
+        """Return the method's scores over all queries or one category."""
+        chosen = [q for q in self.queries if category is None or q.category == category]
+        return score(self.ranks[method][q.id] for q in chosen)
+
+    def categories(self) -> list[str]:
+        """Return the categories in first-seen order."""
+        return list(dict.fromkeys(q.category for q in self.queries))
+
+
+class _CachedQueries:
+    """The embedder with query vectors memoized (each query is embedded once for the vector and hybrid runs)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.name = embedder.name
+        self._embedder = embedder
+        self.query = lru_cache(maxsize=None)(embedder.query)
+
+    def passages(self, texts: list[str]) -> list[list[float]]:  # pragma: no cover - not used for queries
+        return self._embedder.passages(texts)
+
+
+def ingest_corpus(store: Store, root: Path) -> None:
+    """Write the relevance corpus under ``root`` and ingest it into ``store`` (already migrated)."""
+    write_corpus(root)
+    for harness in ("codex", "claude"):
+        source, harness_name = source_of(harness)
+        ingest_paths(store, [root / harness], source=source, harness=harness_name)
+
+
+@contextmanager
+def build_store() -> Iterator[Store]:
+    """Ingest the relevance corpus into a fresh chDB store in a temporary directory and yield it."""
+    with tempfile.TemporaryDirectory(prefix="moraine-relevance-") as tmp:
+        store = Store.open(f"chdb://{Path(tmp) / 'store'}", database="relevance")
+        try:
+            store.migrate()
+            ingest_corpus(store, Path(tmp) / "corpus")
+            yield store
+        finally:
+            store.close()
+
+
+def _lexical(store: Store, q: LabeledQuery, fuse: Fuser | None = None) -> list[tuple[int, int]]:
+    page = search(
+        store,
+        SearchQuery(terms=tuple(query_terms(q.query)), types=q.event_types, limit=CUTOFF),
+        Bm25(),
+        240,
+        fuse=fuse,
+        fuse_depth=fuse.depth if fuse else 0,
+    )
+    return [(h.event.key, h.event.seq) for h in page.hits]
+
+
+def _vector(store: Store, q: LabeledQuery, embedder: Embedder) -> list[tuple[int, int]]:
+    types = [t for t in q.event_types if t in VECTOR_TYPES]
+    if not types:
+        return []
+    return [(k, s) for k, s, _ in nearest(store, embedder.query(q.query), types=types, limit=CUTOFF)]
+
+
+def _rank(hits: list[tuple[int, int]], answer: tuple[int, int]) -> int | None:
+    return hits.index(answer) + 1 if answer in hits else None
+
+
+def evaluate(store: Store, embedder: Embedder | None, settings: SemanticSettings) -> Outcome:
+    """Embed the corpus (when a model is given) and rank every query by each available method."""
+    queries = load_queries()
+    answers = resolve(store, queries)
+    out = Outcome(queries)
+    methods: list[str] = ["lexical"]
+    cached = None
+    if embedder is not None:
+        started = time.perf_counter()
+        out.embedded = vectorize_pending(store, embedder, batch=16)
+        out.embed_seconds = time.perf_counter() - started
+        cached = _CachedQueries(embedder)
+        methods += ["vector", "hybrid"]
+    for method in methods:
+        out.ranks[method] = {}
+        out.latency_ms[method] = []
+        for q in queries:
+            started = time.perf_counter()
+            if method == "lexical":
+                hits = _lexical(store, q)
+            elif method == "vector":
+                assert cached is not None
+                hits = _vector(store, q, cached)
+            else:
+                assert cached is not None
+                hits = _lexical(store, q, Hybrid(cached, settings).fuser(q.query, q.event_types))
+            out.latency_ms[method].append((time.perf_counter() - started) * 1000)
+            out.ranks[method][q.id] = _rank(hits, answers[q.id])
+    return out
