@@ -255,7 +255,7 @@ def test_a_typed_query_shows_the_expected_hit_first_and_walks_to_its_event_turn_
     assert page.url.split("#", 1)[1].startswith("/turn/turn:")
     expect(page.locator(".object-head h1")).to_contain_text("Turn 1")
     expect(page.locator(".event-list > .event-row")).to_have_count(9)
-    expect(page.locator(".pager-caption")).to_have_text("Events 1–9 of 9")
+    expect(page.locator(".pager-caption")).to_have_text("Events 1–9 of 9")  # one page: no top pager
     page.locator(".event-row").nth(4).locator("[data-toggle]").click()  # the tool call's content, on demand
     expect(page.locator(".event-row").nth(4).locator(".content-text.arguments")).to_contain_text(
         "grep -rn includeDirective src/config"
@@ -289,7 +289,7 @@ def test_paging_through_a_300_turn_session_and_a_2000_event_turn_fetches_one_pag
     _shot(page, "05-sessions")
     page.get_by_role("link", name="Step 1 of the long migration: move table batch 1.").click()
     _settled(page)
-    caption = page.locator(".pager-caption")
+    caption = page.locator(".pager-caption").last
     expect(caption).to_have_text("Turns 1–20 of 300")
     page.keyboard.press("n")
     _settled(page)
@@ -387,7 +387,7 @@ def test_a_stale_cursor_in_a_shared_url_shows_the_error_and_a_way_back(page: Pag
     expect(page.locator(".error-code")).to_have_text("invalid_request")
     page.get_by_role("link", name="reopen from the first page").click()
     _settled(page)
-    expect(page.locator(".pager-caption")).to_have_text("Turns 1–20 of 300")
+    expect(page.locator(".pager-caption").last).to_have_text("Turns 1–20 of 300")
 
 
 def test_text_that_looks_like_markup_is_shown_as_text(page: Page, served: Served) -> None:

@@ -27,7 +27,7 @@ export function sessionView(envelope, signal, cursor) {
     ? `Turns ${turns[0].ordinal}–${turns[turns.length - 1].ordinal} of ${count(session.turn_count)}`
     : `${count(session.turn_count)} turns`;
   return [
-    crumbs([["Sessions", viewLink("sessions", {})], [label || "Session", null]]),
+    crumbs([["Sessions", viewLink("sessions", {})], [label || `Untitled ${session.harness || ""} session`, null]]),
     h("header", { class: "object-head" },
       h("h1", {}, sessionTitle(session, label)),
       h("div", { class: "badges" }, originBadges(session), statusBadge(session.completed, "in progress")),
@@ -48,6 +48,7 @@ export function sessionView(envelope, signal, cursor) {
           : null,
         searchWithin(session.id, "session", go, viewLink))),
     warningsBox(envelope.warnings),
+    nextHref || cursor ? pager(range, cursor ? previousOf(here, firstHref) : null, nextHref) : null,
     turns.length
       ? h("section", { class: "turn-list", "aria-label": "Turns" }, turns.map((turn) => turnRow(turn, signal)))
       : emptyState("This session has no turns.", "Its trace holds no user-driven interaction yet."),

@@ -55,6 +55,7 @@ export function turnView(envelope, signal, cursor) {
         h("span", { class: "meta-label" }, "Event types"), chips(summary.event_types, "etype"))),
     warningsBox(envelope.warnings),
     h("h2", { class: "section-title" }, "Events"),
+    nextHref || cursor ? pager(range, cursor ? previousOf(here, firstHref) : null, nextHref) : null,
     events.length
       ? h("section", { class: "event-list", "aria-label": "Events" }, events.map((event) => eventRow(event, signal)))
       : emptyState("No events on this page."),
