@@ -1,0 +1,92 @@
+"""search_sessions with hybrid ranking on: same envelope and ordering rules, filters apply to vector candidates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from handlers.search_sessions import search_data
+from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate
+from moraine.store.reads.search import Bm25
+from tests.fixtures.relevance.store import RelevanceStore, relevance_store  # noqa: F401
+
+DEFAULT_TYPES = ["user_input", "assistant_response"]
+
+
+@pytest.fixture
+def hybrid_on(relevance_store: RelevanceStore) -> Iterator[RelevanceStore]:  # noqa: F811
+    """Install the hybrid ranker for one test."""
+    activate(Hybrid(relevance_store.embedder, SemanticSettings()))
+    try:
+        yield relevance_store
+    finally:
+        activate(None)
+
+
+def _search(rs: RelevanceStore, query: str, **kw: Any) -> dict[str, Any]:
+    args: dict[str, Any] = {"within_id": None, "event_types": DEFAULT_TYPES, "harness": None, "source": None,
+                            "n_hits": 10} | kw  # fmt: skip
+    return search_data(rs.store, query=query, bm25=Bm25(), snippet_chars=240, **args)
+
+
+def _texts(rs: RelevanceStore, data: dict[str, Any]) -> list[str]:
+    return [r["snippet"]["text"] for r in data["results"]]
+
+
+def test_a_paraphrase_finds_its_answer_first_only_with_hybrid_ranking(
+    relevance_store: RelevanceStore,
+) -> None:  # noqa: F811
+    query = "schema change blocked the production database"
+    lexical = _search(relevance_store, query)
+    activate(Hybrid(relevance_store.embedder, SemanticSettings()))
+    try:
+        hybrid = _search(relevance_store, query)
+    finally:
+        activate(None)
+    assert "locked production for 4 minutes" not in lexical["results"][0]["snippet"]["text"]
+    assert "locked production for 4 minutes" in hybrid["results"][0]["snippet"]["text"]
+
+
+def test_hybrid_scores_are_normalized_and_ordered(hybrid_on: RelevanceStore) -> None:
+    data = _search(hybrid_on, "the container keeps restarting after the release", n_hits=10)
+    scores = [r["score"] for r in data["results"]]
+    assert len(scores) == 10 and data["truncated"] is True
+    assert scores[0] == 1.0 and all(0.0 <= s <= 1.0 for s in scores)
+    assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores)
+    assert [r["rank"] for r in data["results"]] == list(range(1, 11))
+
+
+def test_identifier_queries_rank_exactly_as_without_vectors(relevance_store: RelevanceStore) -> None:  # noqa: F811
+    lexical = _search(relevance_store, "render_thumbnail lru_cache")
+    activate(Hybrid(relevance_store.embedder, SemanticSettings()))
+    try:
+        hybrid = _search(relevance_store, "render_thumbnail lru_cache")
+    finally:
+        activate(None)
+    assert [r["id"] for r in hybrid["results"]] == [r["id"] for r in lexical["results"]]
+    assert hybrid["results"]
+
+
+def test_filters_and_scope_apply_to_vector_candidates(hybrid_on: RelevanceStore) -> None:
+    by_harness = _search(
+        hybrid_on, "the pod was restarting because of a failing health check", harness="codex"
+    )
+    assert by_harness["results"] and {r["session"]["harness"] for r in by_harness["results"]} == {"codex"}
+    first = _search(hybrid_on, "how to recover commits I lost while rebasing")["results"][0]
+    scoped = _search(hybrid_on, "what did we change and why", within_id=first["session"]["id"])
+    assert scoped["results"] and {r["session"]["id"] for r in scoped["results"]} == {first["session"]["id"]}
+    only_users = _search(hybrid_on, "memory keeps growing until killed", event_types=["user_input"])
+    assert only_users["results"] and {r["event"]["type"] for r in only_users["results"]} == {"user_input"}
+
+
+def test_tool_evidence_searches_stay_lexical(relevance_store: RelevanceStore) -> None:  # noqa: F811
+    query = "unable to get local issuer certificate"
+    lexical = _search(relevance_store, query, event_types=["tool_response"])
+    activate(Hybrid(relevance_store.embedder, SemanticSettings()))
+    try:
+        hybrid = _search(relevance_store, query, event_types=["tool_response"])
+    finally:
+        activate(None)
+    assert hybrid == lexical and hybrid["results"]
