@@ -178,6 +178,7 @@ async def _probe(writer: Writer, home: DaemonHome, clock: Clock, tally: dict[str
             await anyio.sleep(0.5)
 
 
+@pytest.mark.slow
 def test_eight_agents_during_continuous_ingest_see_no_errors_and_fresh_lines_within_two_seconds(
     home: DaemonHome,
 ) -> None:
