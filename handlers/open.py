@@ -206,7 +206,9 @@ def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | 
 
 def _continue(store: Store, token: str, secret: str | bytes, floor: ProjectFloor | None) -> Json:
     cursor = decode_open_cursor(secret, token)
-    session = fetch_session(store, cursor.key) if in_floor(store, floor, cursor.key) else None
+    if not in_floor(store, floor, cursor.key):  # a cursor minted for another client of the daemon
+        raise NotFoundError("session not found", kind="session", id=session_id(cursor.key))
+    session = fetch_session(store, cursor.key)
     if session is None or session.generation != cursor.generation:
         raise stale_open_cursor()
     if cursor.kind == "session":
