@@ -167,15 +167,18 @@ def runs(scope_home: ScopeHome) -> dict[str, Any]:
         listing = await call("list_sessions", {**DAY, "limit": 50})
         return {"list": listing, "instructions": instructions}
 
-    _, floored, from_worktree = run_servers(
+    config = scope_home.path / "project-only.toml"
+    config.write_text("[mcp]\nproject_only = true\n")
+    _, floored, from_worktree, configured = run_servers(
         scope_home,
         [
             (Server(alpha), first),
             (Server(alpha, ("--project-only",)), second),
             (Server(work / "alpha-wt", ("--project-only",)), worktree),
+            (Server(alpha, env=(("MORAINE_CONFIG", str(config)),)), worktree),
         ],
     )
-    return {"ordinary": ordinary, "floored": floored, "worktree": from_worktree}
+    return {"ordinary": ordinary, "floored": floored, "worktree": from_worktree, "configured": configured}
 
 
 @pytest.mark.parametrize("row", [name for name, _, _ in ROWS])
@@ -244,3 +247,9 @@ def test_the_instructions_of_a_project_only_server_name_its_visible_root(
     assert floored and floored.startswith(ordinary)
     assert f"Git repository at {scope_home.work / 'alpha'} " in floored
     assert str(scope_home.work / "alpha-wt") in runs["worktree"]["instructions"]
+
+
+def test_the_project_only_config_key_gives_the_same_floor(runs: dict[str, Any]) -> None:
+    listing: Reply = runs["configured"]["list"]
+    assert {row["id"] for row in listing.data["sessions"]} == {session_id(key) for key in ALPHA}
+    assert "project-only" in runs["configured"]["instructions"]
