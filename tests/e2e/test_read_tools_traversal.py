@@ -37,9 +37,7 @@ class Walk:
 
 
 def _links(data: dict[str, Any]) -> list[str]:
-    traversal = dict(data["traversal"])
-    links = [v for k, v in traversal.items() if v and k != "previous_session_id" and k != "next_session_id"]
-    return links
+    return [value for value in data["traversal"].values() if value]
 
 
 async def _expand(call: Call, target: str, limit: int) -> list[str]:
@@ -204,9 +202,22 @@ def test_session_first_and_last_turns_are_the_boundaries(walk: Walk) -> None:
             last["turn"]["ordinal"] == data["session"]["turn_count"]
             and last["traversal"]["next_turn_id"] is None
         )
-        assert (
-            data["traversal"]["previous_session_id"] is None and data["traversal"]["next_session_id"] is None
-        )
+
+
+def test_session_neighbours_open_and_point_back(walk: Walk) -> None:
+    linked = 0
+    for row in walk.listed:
+        nav = _data(walk, row["id"])["traversal"]
+        for side, back in (
+            ("previous_session_id", "next_session_id"),
+            ("next_session_id", "previous_session_id"),
+        ):
+            if nav[side] is not None:
+                neighbour = _data(walk, nav[side])
+                assert neighbour["traversal"][back] == row["id"]
+                assert neighbour["session"]["harness"] == row["session"]["harness"]
+                linked += 1
+    assert linked >= 8  # five Codex sessions of one project chain both ways
 
 
 def test_discovery_workflow_walks_from_a_vague_query_to_the_session(walk: Walk) -> None:
