@@ -220,5 +220,5 @@ def test_eight_agents_during_continuous_ingest_see_no_errors_and_fresh_lines_wit
     print("\n".join(line for line in home.log_text().splitlines() if "slow call" in line or "WARN" in line))
     assert tally["errors"] == []
     assert tally["calls"] > AGENTS * 3
-    assert len(latencies) >= max(1, int(DURATION / 3))
+    assert len(latencies) >= 3, "too few freshness probes to measure"
     assert max(latencies) <= FRESHNESS_BOUND, sorted(latencies)[-5:]
