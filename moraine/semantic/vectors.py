@@ -22,7 +22,7 @@ def nearest(
     turn_seq: int | None = None,
     extra: tuple[str, dict[str, Any]] | None = None,
 ) -> list[tuple[int, int, float]]:
-    """Return up to ``limit`` (session key, seq, cosine similarity), most similar first (ties: newest, then key)."""
+    """Return up to ``limit`` (session key, seq, cosine similarity), most similar first (approximate: HNSW)."""
     where = ["type IN {types:Array(String)}"]
     params: dict[str, Any] = {"q": list(vector), "types": list(types), "limit": limit}
     for column, value, kind in (
@@ -37,11 +37,17 @@ def nearest(
     if extra is not None:  # a further condition on session_key with its own parameters (a project scope)
         where.append(extra[0])
         params.update(extra[1])
+    # The HNSW index (migration 006) serves exactly this shape: ORDER BY cosineDistance(...) ASC LIMIT k, no GROUP BY.
     sql = (
-        "SELECT session_key, seq, any(timestamp) AS ts, "
-        "round(1 - min(cosineDistance(vector, {q:Array(Float32)})), 6) AS similarity "
+        "SELECT session_key, seq, cosineDistance(vector, {q:Array(Float32)}) AS distance "
         f"FROM {store.table('vectors')} WHERE {' AND '.join(where)} "
-        "GROUP BY session_key, seq "
-        "ORDER BY similarity DESC, ts DESC NULLS LAST, session_key ASC, seq ASC LIMIT {limit:UInt32}"
+        "ORDER BY distance ASC LIMIT {limit:UInt32}"
     )
-    return [(int(k), int(s), float(sim)) for k, s, _ts, sim in store.query(sql, params)]
+    out: list[tuple[int, int, float]] = []
+    seen: set[tuple[int, int]] = set()
+    for key, seq, distance in store.query(sql, params):
+        ref = (int(key), int(seq))
+        if ref not in seen:  # a vector written twice (a crash before its watermark) until the merge drops it
+            seen.add(ref)
+            out.append((ref[0], ref[1], round(1.0 - float(distance), 6)))
+    return out

@@ -36,8 +36,8 @@ def _texts(rs: RelevanceStore, data: dict[str, Any]) -> list[str]:
 
 
 def test_a_paraphrase_finds_its_answer_first_only_with_hybrid_ranking(
-    relevance_store: RelevanceStore,
-) -> None:  # noqa: F811
+    relevance_store: RelevanceStore,  # noqa: F811
+) -> None:
     query = "schema change blocked the production database"
     lexical = _search(relevance_store, query)
     activate(Hybrid(relevance_store.embedder, SemanticSettings()))
@@ -58,7 +58,7 @@ def test_hybrid_scores_are_normalized_and_ordered(hybrid_on: RelevanceStore) -> 
     assert [r["rank"] for r in data["results"]] == list(range(1, 11))
 
 
-def test_identifier_queries_rank_exactly_as_without_vectors(relevance_store: RelevanceStore) -> None:  # noqa: F811
+def test_identifier_queries_rank_exactly_as_without_vectors(relevance_store: RelevanceStore) -> None:
     lexical = _search(relevance_store, "render_thumbnail lru_cache")
     activate(Hybrid(relevance_store.embedder, SemanticSettings()))
     try:
@@ -81,7 +81,7 @@ def test_filters_and_scope_apply_to_vector_candidates(hybrid_on: RelevanceStore)
     assert only_users["results"] and {r["event"]["type"] for r in only_users["results"]} == {"user_input"}
 
 
-def test_tool_evidence_searches_stay_lexical(relevance_store: RelevanceStore) -> None:  # noqa: F811
+def test_tool_evidence_searches_stay_lexical(relevance_store: RelevanceStore) -> None:
     query = "unable to get local issuer certificate"
     lexical = _search(relevance_store, query, event_types=["tool_response"])
     activate(Hybrid(relevance_store.embedder, SemanticSettings()))

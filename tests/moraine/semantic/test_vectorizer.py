@@ -24,9 +24,9 @@ class HashingEmbedder:
         self.calls = 0
 
     def _vector(self, text: str) -> list[float]:
-        out = [0.0] * 64
+        out = [0.0] * 384  # the dimension the vector index expects
         for word in text.lower().split():
-            out[hashlib.sha256(word.encode()).digest()[0] % 64] += 1.0
+            out[int.from_bytes(hashlib.sha256(word.encode()).digest()[:2], "big") % 384] += 1.0
         norm = math.sqrt(sum(x * x for x in out)) or 1.0
         return [x / norm for x in out]
 
