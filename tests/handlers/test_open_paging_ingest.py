@@ -88,7 +88,9 @@ def test_ingested_session_pages_every_turn_once_while_ingest_appends_turns(live:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)  # page size 1: 2,000+ open calls plus ~60 ingest passes; slow on a shared 2-core box
+@pytest.mark.timeout(
+    1800
+)  # page size 1: 2,000+ open calls plus ~60 ingest passes; slow on a shared 2-core box
 @pytest.mark.parametrize("limit", [1, 7, 50])
 def test_ingested_turn_pages_every_event_once_while_ingest_appends_events(live: Live, limit: int) -> None:
     turn = _open(live.store, id=turn_id(WIDE, 1))["turn"]
