@@ -26,12 +26,14 @@ __all__ = ["DIE_AFTER_INSERTS_ENV", "Batch", "SessionMeta"]
 # Test hook: kill this process with SIGKILL after that many table inserts (simulates a crash mid-publish).
 DIE_AFTER_INSERTS_ENV = "MORAINE_TEST_DIE_AFTER_INSERTS"
 
+# Postings are written one row per event into the Null table postings_in; its materialized view expands them
+# into one postings row per term inside ClickHouse (migration 005).
 POSTING_COLUMNS = (
-    "term",
+    "terms",
+    "tfs",
     "session_key",
     "seq",
     "turn_seq",
-    "tf",
     "doc_len",
     "type",
     "harness",
@@ -104,8 +106,8 @@ TOUCH_COLUMNS = (
 ERROR_COLUMNS = ("at", "source", "path", "line_no", "offset", "reason", "detail")
 DOC_STATS_COLUMNS = ("stream_id", "source_offset", "type", "docs", "total_len")
 _inserts_done = 0
-# Memory bounds of one batch besides its event count (a posting row costs ~0.5 KB of Python objects).
-MAX_POSTINGS_ROWS = 200_000
+# Memory bounds of one batch besides its event count (a posting costs one term string and one int here).
+MAX_POSTINGS_ROWS = 1_000_000
 MAX_TEXT_CHARS = 16 * 1024 * 1024
 _TEXT = EVENT_COLUMNS.index("text")
 _ARGUMENTS = EVENT_COLUMNS.index("arguments")
@@ -132,6 +134,7 @@ class Batch:
     def __init__(self) -> None:
         self.events: list[list[Any]] = [[] for _ in EVENT_COLUMNS]
         self.postings: list[list[Any]] = [[] for _ in POSTING_COLUMNS]
+        self.posting_count = 0  # postings rows the events of this batch expand to
         self.touches: list[Mapping[str, Any]] = []
         self.errors: list[list[Any]] = []
         self.turns: dict[tuple[int, int], TurnState] = {}
@@ -146,7 +149,7 @@ class Batch:
         """Return whether the batch should be published now (events, postings rows or held text at a limit)."""
         return (
             self.event_count >= max_events
-            or len(self.postings[0]) >= MAX_POSTINGS_ROWS
+            or self.posting_count >= MAX_POSTINGS_ROWS
             or self.text_chars >= MAX_TEXT_CHARS
         )
 
@@ -158,23 +161,26 @@ class Batch:
         self.text_chars += len(values[_TEXT]) + len(values[_ARGUMENTS] or "")
 
     def add_postings(self, terms: Mapping[str, int], doc_len: int, fixed: tuple[Any, ...]) -> None:
-        """Append one postings row per term; ``fixed`` = (session_key, seq, turn_seq, type, harness, source,
-        timestamp, stream_id, source_offset), the values every row of this event shares."""
+        """Append the postings of one event (one postings_in row); ``fixed`` = (session_key, seq, turn_seq, type,
+        harness, source, timestamp, stream_id, source_offset), the values every posting of this event shares."""
         session_key, seq, turn_seq, type_, harness, source, timestamp, stream_id, offset = fixed
-        cols = self.postings
-        n = len(terms)
-        cols[0].extend(terms.keys())
-        cols[1].extend([session_key] * n)
-        cols[2].extend([seq] * n)
-        cols[3].extend([turn_seq] * n)
-        cols[4].extend([tf if tf < 65535 else 65535 for tf in terms.values()])
-        cols[5].extend([doc_len] * n)
-        cols[6].extend([type_] * n)
-        cols[7].extend([harness] * n)
-        cols[8].extend([source] * n)
-        cols[9].extend([timestamp] * n)
-        cols[10].extend([stream_id] * n)
-        cols[11].extend([offset] * n)
+        values = (
+            "\n".join(terms.keys()),
+            list(terms.values()),
+            session_key,
+            seq,
+            turn_seq,
+            doc_len,
+            type_,
+            harness,
+            source,
+            timestamp,
+            stream_id,
+            offset,
+        )
+        for column, value in zip(self.postings, values, strict=True):
+            column.append(value)
+        self.posting_count += len(terms)
         key = (stream_id, type_)
         stat = self.doc_stats.get(key)
         if stat is None:
@@ -214,7 +220,7 @@ class Batch:
             self._session_row(state, meta) for state, meta in self.sessions.values() if state.event_count > 0
         ]
         _insert_rows(store, "sessions", session_rows, SESSION_COLUMNS)
-        _insert_columns(store, "postings", self.postings, POSTING_COLUMNS)
+        _insert_columns(store, "postings_in", self.postings, POSTING_COLUMNS)
         stats = [
             [stream, offset, type_, docs, total]
             for (stream, type_), (offset, docs, total) in self.doc_stats.items()
