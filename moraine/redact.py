@@ -85,6 +85,10 @@ _RULES = (
     ),
 )
 _SHORTEST_SECRET = 8  # no pattern above matches fewer characters ("token=abcd")
+# One pass over the lower-cased text for every rule's hints: most texts hold none and are returned untouched.
+_ANY_HINT = re.compile(
+    "|".join(sorted({re.escape(h.lower()) for rule in _RULES for h in rule.hints}, key=len)[::-1])
+)
 _SECRET_KEY = re.compile(r"(?i)^[A-Za-z0-9_.-]*" + _SECRET_WORD + r"$")
 
 
@@ -93,6 +97,8 @@ def redact_text(text: str) -> str:
     if len(text) < _SHORTEST_SECRET:
         return text
     low = text.lower()
+    if _ANY_HINT.search(low) is None:
+        return text
     for rule in _RULES:
         if not any(hint in (low if rule.lower else text) for hint in rule.hints):
             continue
