@@ -96,3 +96,38 @@ def _default_harness(source: str) -> str:
     from moraine.config import harness_for_source
 
     return harness_for_source(source)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _stop_leftover_daemons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Stop every daemon a test's ``moraine mcp`` started (under this session's temp homes) when the run ends."""
+    yield
+    roots = (str(tmp_path_factory.getbasetemp()), "/tmp/mdt")
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+            if b"moraine.daemon" not in cmdline and b"serve" not in cmdline:
+                continue
+            environ = dict(
+                item.split(b"=", 1) for item in (proc / "environ").read_bytes().split(b"\0") if b"=" in item
+            )
+        except OSError:
+            continue
+        home = environ.get(b"MORAINE_HOME", b"").decode(errors="replace")
+        if home.startswith(roots) and int(proc.name) != os.getpid():
+            _terminate(int(proc.name))
+
+
+def _terminate(pid: int) -> None:
+    import signal
+    import time
+
+    try:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            os.kill(pid, 0)
+            time.sleep(0.05)  # bounded wait for a process exit (no event to wait on for a non-child)
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return
