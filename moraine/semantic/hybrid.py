@@ -3,7 +3,7 @@
     [semantic]
     enabled = true      # hybrid ranking when the model package is installed (false: lexical only, no vectorizer)
     threads = 1         # CPU threads of the embedder (background vectorizer and query embedding)
-    rrf_k = 60          # reciprocal rank fusion constant
+    rrf_k = 10          # reciprocal rank fusion constant (tuned on the relevance set)
     depth = 50          # candidates taken from each ranker before fusion
     min_words = 2       # fuse only queries with at least this many plain words (identifiers stay lexical)
 
@@ -46,7 +46,7 @@ _EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
 class SemanticSettings:
     enabled: bool = True
     threads: int = 1
-    rrf_k: float = 60.0
+    rrf_k: float = 10.0
     depth: int = 50
     min_words: int = 2
 

@@ -10,21 +10,24 @@ from collections import Counter
 import pytest
 
 from moraine.semantic.hybrid import SemanticSettings
-from tests.fixtures.relevance.store import RelevanceStore, relevance_store  # noqa: F401
+from tests.fixtures.relevance import store as relevance_fixtures
+from tests.fixtures.relevance.store import RelevanceStore
 from tools.relevance.labels import load_queries, resolve
 from tools.relevance.run import Outcome, evaluate
+
+relevance_store = relevance_fixtures.relevance_store  # the session-wide fixture, used by name
 
 CATEGORIES = {"paraphrase", "partial_memory", "identifier", "non_english", "tool_evidence"}
 
 
 @pytest.fixture(scope="module")
-def outcome(relevance_store: RelevanceStore) -> Outcome:  # noqa: F811
+def outcome(relevance_store: RelevanceStore) -> Outcome:
     """Rank every labeled query lexically, by vector and hybrid (default settings)."""
     return evaluate(relevance_store.store, relevance_store.embedder, SemanticSettings())
 
 
 def test_the_set_has_60_queries_over_every_category_each_naming_one_event(
-    relevance_store: RelevanceStore,  # noqa: F811
+    relevance_store: RelevanceStore,
 ) -> None:
     queries = load_queries()
     assert len(queries) >= 60
@@ -55,7 +58,7 @@ def test_paraphrases_are_where_vectors_help(outcome: Outcome) -> None:
     assert outcome.scores("hybrid", "paraphrase").mrr10 > outcome.scores("lexical", "paraphrase").mrr10
 
 
-def test_the_lexical_baseline_needs_no_model(relevance_store: RelevanceStore) -> None:  # noqa: F811
+def test_the_lexical_baseline_needs_no_model(relevance_store: RelevanceStore) -> None:
     out = evaluate(relevance_store.store, None, SemanticSettings())
     assert list(out.ranks) == ["lexical"]
     assert out.scores("lexical").recall10 > 0.8

@@ -10,13 +10,16 @@ import pytest
 from handlers.search_sessions import search_data
 from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate
 from moraine.store.reads.search import Bm25
-from tests.fixtures.relevance.store import RelevanceStore, relevance_store  # noqa: F401
+from tests.fixtures.relevance import store as relevance_fixtures
+from tests.fixtures.relevance.store import RelevanceStore
+
+relevance_store = relevance_fixtures.relevance_store  # the session-wide fixture, used by name
 
 DEFAULT_TYPES = ["user_input", "assistant_response"]
 
 
 @pytest.fixture
-def hybrid_on(relevance_store: RelevanceStore) -> Iterator[RelevanceStore]:  # noqa: F811
+def hybrid_on(relevance_store: RelevanceStore) -> Iterator[RelevanceStore]:
     """Install the hybrid ranker for one test."""
     activate(Hybrid(relevance_store.embedder, SemanticSettings()))
     try:
@@ -36,7 +39,7 @@ def _texts(rs: RelevanceStore, data: dict[str, Any]) -> list[str]:
 
 
 def test_a_paraphrase_finds_its_answer_first_only_with_hybrid_ranking(
-    relevance_store: RelevanceStore,  # noqa: F811
+    relevance_store: RelevanceStore,
 ) -> None:
     query = "schema change blocked the production database"
     lexical = _search(relevance_store, query)
