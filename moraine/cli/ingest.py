@@ -15,6 +15,8 @@ from moraine.errors import ConfigError, StoreError
 from moraine.ingest.discovery import matches
 from moraine.ingest.pipeline import Ingestor, IngestSummary, ingest_once
 from moraine.ingest.watch import watch
+from moraine.mirror.settings import MirrorSettings, mirror_settings
+from moraine.mirror.sync import mirror_once
 from moraine.store.client import Store
 
 __all__ = ["ingest"]
@@ -43,6 +45,7 @@ def ingest(
             config = _with_batch_size(config, batch_size)
         chosen = [config.source(name) for name in sources] if sources else None
         by_source = _assign_paths(config, chosen, paths) if paths else None
+        mirror = mirror_settings(config)
         store = Store.open(config.store_dsn, config.database)
     except (ConfigError, StoreError) as exc:
         raise click.ClickException(str(exc)) from exc
@@ -51,6 +54,7 @@ def ingest(
             _watch(store, config, chosen, console)
             return
         summary = _one_pass(store, config, chosen, by_source, console)
+        _mirror(store, mirror, console)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
@@ -136,6 +140,17 @@ def _watch(store: Store, config: Config, chosen: list[SourceConfig] | None, cons
         watch(ingestor, sources, config.rescan_seconds, on_pass)
     except KeyboardInterrupt:
         stop.set()
+
+
+def _mirror(store: Store, settings: MirrorSettings, console: Console) -> None:
+    """Mirror the routed sessions to their backends (a backend that is down is caught up on a later run)."""
+    if not settings.backends:
+        return
+    for name, report in mirror_once(store, settings).backends.items():
+        if report.error:
+            console.print(f"mirror {name}: delayed ({report.pending} session(s) pending): {report.error}")
+        elif report.sessions:
+            console.print(f"mirror {name}: {report.sessions} session(s), {report.events} event(s) copied")
 
 
 def _print_summary(console: Console, summary: IngestSummary) -> None:

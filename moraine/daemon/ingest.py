@@ -9,6 +9,7 @@ import time
 from moraine.config import Config
 from moraine.ingest.pipeline import Ingestor, IngestSummary, Progress
 from moraine.ingest.watch import watch
+from moraine.mirror.worker import MirrorWorker
 from moraine.store.client import Store
 
 __all__ = ["BackgroundIngest"]
@@ -30,6 +31,7 @@ class BackgroundIngest:
         self._progress = progress
         self._logged_at = 0.0
         self._thread = threading.Thread(target=self._run, name="moraine-ingest", daemon=True)
+        self._mirror = MirrorWorker.from_config(store, config)  # None without backends; runs beside ingest
 
     def start(self) -> None:
         self._thread.start()
@@ -73,6 +75,8 @@ class BackgroundIngest:
             logger.info("backfill: %d/%d files, %d events", done, total, events)
 
     def _on_pass(self, summary: IngestSummary, ingestor: Ingestor) -> None:
+        if self._mirror is not None:
+            self._mirror.kick()  # never waits: a backend that is down only delays mirroring
         if not self.backfilled.is_set():
             self.backfilled.set()
             ingestor.progress = None
