@@ -9,6 +9,8 @@ Nothing here runs in the ingest path: the ingest never waits for the embedder.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
 import time
 
@@ -178,6 +180,7 @@ class BackgroundVectorizer:
             self._thread.join(timeout)
 
     def _run(self) -> None:
+        _lower_priority()
         while not self.stop.is_set():
             try:
                 n = vectorize_pending(
@@ -191,3 +194,13 @@ class BackgroundVectorizer:
                 n = 0
             if n == 0:
                 self.stop.wait(self.poll_seconds)
+
+
+def _lower_priority() -> None:
+    """Give this thread the lowest CPU priority (Linux: per thread), so ingest and searches go first."""
+    if sys.platform != "linux":
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except OSError as exc:
+        logger.info("vectorizer keeps its CPU priority: %s", exc)
