@@ -10,6 +10,7 @@ from moraine.config import Config
 from moraine.ingest.pipeline import Ingestor, IngestSummary, Progress
 from moraine.ingest.watch import watch
 from moraine.mirror.worker import MirrorWorker
+from moraine.scope.backfill import backfill_projects
 from moraine.store.client import Store
 
 __all__ = ["BackgroundIngest"]
@@ -47,6 +48,10 @@ class BackgroundIngest:
     def _run(self) -> None:
         sources = [s for s in self.config.sources if s.enabled]
         logger.info("backfill of %d source(s): %s", len(sources), ", ".join(s.name for s in sources))
+        try:
+            backfill_projects(self.store)  # sessions indexed before projects were recorded
+        except Exception:  # a store hiccup here must not stop ingest; the next start tries again
+            logger.exception("recording the projects of older sessions failed")
         while not self.stop.is_set():
             ingestor = Ingestor(
                 self.store,
