@@ -14,6 +14,7 @@ hook for one request, or None when the search stays lexical.
 from __future__ import annotations
 
 import re
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,7 @@ __all__ = [
     "settings_from",
 ]
 
+_EMBEDDING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="moraine-query-embed")
 _WORD = re.compile(r"^[^\W\d_]+$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
@@ -101,6 +103,8 @@ class Fuser:
         self.hybrid = hybrid
         self.query_text = query_text
         self.depth = hybrid.settings.depth
+        # The query is embedded while BM25 runs (the engine releases the GIL): latency is max(), not the sum.
+        self._vector: Future[list[float]] = _EMBEDDING.submit(hybrid.embedder.query, query_text)
 
     def __call__(
         self, store: Store, query: SearchQuery, lexical: list[tuple[int, int, float]]
@@ -114,7 +118,7 @@ class Fuser:
 
             extra = floor_condition(store, floor)
         vector = nearest(
-            store, self.hybrid.embedder.query(self.query_text), types=vector_types, limit=self.depth,
+            store, self._vector.result(), types=vector_types, limit=self.depth,
             harness=query.harness, source=query.source, session_key=query.session_key, turn_seq=query.turn_seq,
             extra=extra,
         )  # fmt: skip

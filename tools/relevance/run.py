@@ -127,8 +127,9 @@ def evaluate(store: Store, embedder: Embedder | None, settings: SemanticSettings
                 assert cached is not None
                 hits = _vector(store, q, cached)
             else:
-                assert cached is not None
-                hits = _lexical(store, q, Hybrid(cached, settings).fuser(q.query, q.event_types))
+                assert embedder is not None
+                # the raw embedder: the latency measured includes embedding the query, as in serving
+                hits = _lexical(store, q, Hybrid(embedder, settings).fuser(q.query, q.event_types))
             out.latency_ms[method].append((time.perf_counter() - started) * 1000)
             out.ranks[method][q.id] = _rank(hits, answers[q.id])
     return out
