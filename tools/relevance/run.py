@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -55,7 +55,7 @@ class _CachedQueries:
         self._embedder = embedder
         self.query = lru_cache(maxsize=None)(embedder.query)
 
-    def passages(self, texts: list[str]) -> list[list[float]]:  # pragma: no cover - not used for queries
+    def passages(self, texts: Sequence[str]) -> list[list[float]]:  # pragma: no cover - not used for queries
         return self._embedder.passages(texts)
 
 
