@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from moraine.config import load_config
@@ -51,7 +52,7 @@ def status(ctx: click.Context, error_limit: int) -> None:
             store.close()
     console.print(f"store {config.store_dsn} (database {config.database})")
     console.print(" · ".join(f"{name} {count}" for name, count in counts.items()))
-    console.print(f"semantic recall: {semantic_state(config)}")
+    console.print(f"semantic recall: {escape(semantic_state(config))}")
     table = Table(
         "source", "harness", "enabled", "found", "indexed", "sessions", "events", "errors", "last ingest"
     )
