@@ -18,6 +18,7 @@ import pytest
 
 from moraine.config import Config
 from moraine.ids import session_key
+from moraine.ingest.checkpoints import next_version
 from moraine.ingest.pipeline import ingest_paths
 from moraine.mirror.remote import our_schema_version
 from moraine.mirror.settings import mirror_settings
@@ -221,5 +222,38 @@ def test_a_remote_whose_schema_is_newer_is_refused_and_not_migrated(
     try:
         tables = found.query("SELECT name FROM system.tables WHERE database = {db:String}", {"db": database})
         assert [t[0] for t in tables] == ["schema_migrations"]
+    finally:
+        found.close()
+
+
+def test_a_copy_interrupted_before_its_watermark_moved_is_redone_without_duplicates(
+    store: Store, remote: Remote, layout: dict[str, Path], tmp_path: Path
+) -> None:
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    key = session_key("codex", _uuid("routed"))
+    database = f"m_{store.database}"
+    settings = mirror_settings(_config(remote, tmp_path / "work", database))
+    _codex(traces / "routed.jsonl", _uuid("routed"), str(layout["routed"]), range(0, 4))
+    _ingest(store, traces)
+    assert mirror_once(store, settings).backends["team"].sessions == 1
+    marks = store.table("mirror_watermarks")
+    # The remote holds rows past where the watermark says: as if the last copy died before moving it.
+    store.insert("mirror_watermarks", [["team", key, 0, 3, next_version()]], ("backend", "session_key", "generation", "seq",
+                                                                       "version"))  # fmt: skip
+    assert store.query(f"SELECT seq FROM {marks} FINAL WHERE session_key = {{k:UInt64}}", {"k": key}) == [
+        (3,)
+    ]
+    redo = mirror_once(store, settings).backends["team"]
+    assert redo.error is None and redo.sessions == 1
+    assert _remote_events(remote, database)[key] == _local_events(store, key)
+    assert mirror_once(store, settings).backends["team"].sessions == 0  # the watermark moved past the redo
+    found = remote.store(database)
+    try:
+        postings = found.query(
+            f"SELECT count(), uniqExact(term, seq) FROM {found.table('postings')} WHERE session_key = {{k:UInt64}}",
+            {"k": key},
+        )
+        assert postings[0][0] == postings[0][1] > 0
     finally:
         found.close()
