@@ -24,7 +24,7 @@ from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_i
 from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import OpenCursor, decode_open_cursor, encode_open_cursor, stale_open_cursor
-from moraine.store.reads.events import fetch_event, page_events
+from moraine.store.reads.events import fetch_event_context, page_events
 from moraine.store.reads.neighbours import session_neighbours
 from moraine.store.reads.sessions import SessionRecord, fetch_session
 from moraine.store.reads.timestamps import format_timestamp
@@ -69,15 +69,15 @@ def _maybe_session(key: int | None) -> str | None:
     return None if key is None else session_id(key)
 
 
-def _turn_neighbours(turn_seq: int, session: SessionRecord) -> tuple[int | None, int | None]:
+def _turn_neighbours(turn_seq: int, turn_count: int) -> tuple[int | None, int | None]:
     """Turns are numbered 1..turn_count, so a turn's neighbours follow from its number."""
     previous = turn_seq - 1 if turn_seq > 1 else None
-    following = turn_seq + 1 if turn_seq < session.turn_count else None
+    following = turn_seq + 1 if turn_seq < turn_count else None
     return previous, following
 
 
 def _turn_data(turn: TurnRecord, session: SessionRecord, page: _Page | None) -> Json:
-    previous, following = _turn_neighbours(turn.turn_seq, session)
+    previous, following = _turn_neighbours(turn.turn_seq, session.turn_count)
     return {
         "kind": "turn",
         "turn": opened_turn(turn),
@@ -166,15 +166,14 @@ def _open_turn(
 
 
 def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | None) -> Json:
-    event = fetch_event(store, parsed.key, parsed.seq) if in_floor(store, floor, parsed.key) else None
-    turn = fetch_turn(store, parsed.key, event.turn_seq) if event else None
-    session = fetch_session(store, parsed.key) if turn else None
-    if event is None or turn is None or session is None:
+    found = fetch_event_context(store, parsed.key, parsed.seq) if in_floor(store, floor, parsed.key) else None
+    if found is None:
         raise NotFoundError("event not found", kind="event", id=text)
+    event = found.event
     # A turn's events are the contiguous run first_seq..last_seq of its session's sequence.
-    previous = event.seq - 1 if event.seq > turn.first_seq else None
-    following = event.seq + 1 if event.seq < turn.last_seq else None
-    previous_turn, next_turn = _turn_neighbours(event.turn_seq, session)
+    previous = event.seq - 1 if event.seq > found.turn_first_seq else None
+    following = event.seq + 1 if event.seq < found.turn_last_seq else None
+    previous_turn, next_turn = _turn_neighbours(event.turn_seq, found.session_turn_count)
     tid = turn_id(event.key, event.turn_seq)
     return {
         "kind": "event",
@@ -191,8 +190,13 @@ def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | 
             "tool_name": event.tool_name,
         },
         "content": event_content(event),
-        "session": session_brief(session),
-        "turn": {"id": tid, "ordinal": turn.turn_seq, "completed": turn.completed},
+        "session": {
+            "id": session_id(event.key),
+            "title": found.session_title,
+            "source": found.session_source,
+            "harness": found.session_harness,
+        },
+        "turn": {"id": tid, "ordinal": event.turn_seq, "completed": found.turn_completed},
         "traversal": {
             "session_id": session_id(event.key),
             "turn_id": tid,

@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from moraine.store.client import Store
+from moraine.store.reads.tagged import Branch, query_tagged
 
 __all__ = [
     "EventDetail",
     "EventHead",
     "EventSummary",
+    "EventContext",
     "fetch_event",
+    "fetch_event_context",
     "fetch_event_heads",
     "page_events",
 ]
@@ -91,9 +95,10 @@ def fetch_event(store: Store, key: int, seq: int) -> EventDetail | None:
         "WHERE session_key = {key:UInt64} AND seq = {seq:UInt32} LIMIT 1",
         {"key": key, "seq": seq},
     )
-    if not rows:
-        return None
-    r = rows[0]
+    return _detail(rows[0]) if rows else None
+
+
+def _detail(r: tuple[Any, ...]) -> EventDetail:
     return EventDetail(
         key=int(r[0]),
         seq=int(r[1]),
@@ -169,3 +174,58 @@ def page_events(
         )
         for r in rows
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class EventContext:
+    """``open(event)``'s reads in one: the event, its turn's bounds and its session's brief."""
+
+    event: EventDetail
+    turn_first_seq: int
+    turn_last_seq: int
+    turn_completed: bool
+    session_title: str | None
+    session_source: str
+    session_harness: str
+    session_turn_count: int
+
+
+def fetch_event_context(store: Store, key: int, seq: int) -> EventContext | None:
+    """Return one event with its turn's bounds and its session's brief (one statement), or ``None``."""
+    events = store.table("events")
+    rows = query_tagged(
+        store,
+        [
+            Branch(
+                "event",
+                _DETAIL_COLUMNS,
+                f"{events} WHERE session_key = {{key:UInt64}} AND seq = {{seq:UInt32}} LIMIT 1",
+            ),
+            Branch(
+                "turn",
+                "first_seq, last_seq, completed",
+                f"{store.table('turns')} FINAL WHERE session_key = {{key:UInt64}} AND turn_seq IN "
+                f"(SELECT turn_seq FROM {events} WHERE session_key = {{key:UInt64}} AND seq = {{seq:UInt32}})",
+            ),
+            Branch(
+                "session",
+                "title, source, harness, turn_count",
+                f"{store.table('sessions')} FINAL WHERE session_key = {{key:UInt64}}",
+            ),
+        ],
+        {"key": key, "seq": seq},
+    )
+    if not rows["event"] or not rows["turn"] or not rows["session"]:
+        return None
+    first, last, completed = rows["turn"][0]
+    title, source, harness, turn_count = rows["session"][0]
+    return EventContext(
+        event=_detail(rows["event"][0]),
+        turn_first_seq=int(first),
+        turn_last_seq=int(last),
+        turn_completed=bool(completed),
+        session_title=None if title is None or not title.strip() else title,
+        session_source=source,
+        session_harness=harness,
+        session_turn_count=int(turn_count),
+    )
