@@ -77,7 +77,7 @@ async def _query(probe: Probe, turns: list[dict[str, Any]]) -> str | None:
     for word in sorted(set(words), key=lambda w: (-len(w), w))[:8]:
         answer = await probe.call("search_sessions", {"query": word})
         if answer.ok and answer.data.get("results"):
-            return word
+            return str(word)
     return None
 
 
