@@ -85,11 +85,9 @@ def _insert(remote: Store, table: str, rows: list[dict[str, Any]], columns: Sequ
 
 
 def _local_sessions(store: Store) -> list[_Session]:
+    """Return every stored session (its events are seq 1..event_count, so no events scan is needed)."""
     rows = store.query(
-        f"SELECT s.session_key, s.cwd, s.generation, s.stream_id, ifNull(e.last, 0) "
-        f"FROM {store.table('sessions')} AS s FINAL "
-        f"LEFT JOIN (SELECT session_key, max(seq) AS last FROM {store.table('events')} GROUP BY session_key) AS e "
-        "ON e.session_key = s.session_key"
+        f"SELECT session_key, cwd, generation, stream_id, event_count FROM {store.table('sessions')} FINAL"
     )
     return [_Session(int(r[0]), r[1], int(r[2]), int(r[4]), int(r[3])) for r in rows]
 
