@@ -33,7 +33,7 @@ _ROUTE_KEYS = {"glob", "backend"}
 
 @dataclass(frozen=True, slots=True)
 class Backend:
-    """A named ClickHouse server (``url`` http(s):// or chdb://) and database."""
+    """A named ClickHouse server (``url`` http:// or https://) and database."""
 
     name: str
     url: str
@@ -107,8 +107,11 @@ def mirror_settings(config: Config) -> MirrorSettings:
                 f"{where}{key}.{unknown[0]} is not a known setting (known: {', '.join(sorted(_BACKEND_KEYS))})"
             )
         url = raw.get("url")
-        if not isinstance(url, str) or not re.match(r"^(chdb|https?)://", url):
-            raise ConfigError(f"{where}{key}.url must be a string starting with http://, https:// or chdb://")
+        if not isinstance(url, str) or not re.match(r"^https?://", url):
+            raise ConfigError(
+                f"{where}{key}.url must be a string starting with http:// or https:// (a ClickHouse server; "
+                "a chDB directory belongs to one process, the local store's)"
+            )
         database = raw.get("database", "moraine")
         if not isinstance(database, str) or not _IDENT.match(database):
             raise ConfigError(f"{where}{key}.database must be a plain identifier (got {database!r})")
