@@ -11,9 +11,11 @@ from moraine.store.client import Store
 from moraine.store.reads.tagged import Branch, query_tagged
 
 __all__ = [
+    "HEAD_COLUMNS",
     "EventDetail",
     "EventHead",
     "EventSummary",
+    "event_head",
     "EventContext",
     "fetch_event",
     "fetch_event_context",
@@ -29,7 +31,7 @@ _DETAIL_COLUMNS = (
     "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, tool_name, model, originating_model, "
     "content_format, text, arguments, exit_code, tool_error, encrypted"
 )
-_HEAD_COLUMNS = "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, text, arguments, encrypted"
+HEAD_COLUMNS = "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, text, arguments, encrypted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,26 +127,28 @@ def fetch_event_heads(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tu
     if not wanted:
         return {}
     rows = store.query(
-        f"SELECT {_HEAD_COLUMNS} FROM {store.table('events')} "
+        f"SELECT {HEAD_COLUMNS} FROM {store.table('events')} "
         "WHERE (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
         {"pairs": wanted},
     )
-    heads = {}
-    for r in rows:
-        head = EventHead(
-            key=int(r[0]),
-            seq=int(r[1]),
-            turn_seq=int(r[2]),
-            ordinal=int(r[3]),
-            type=r[4],
-            timestamp=r[5],
-            terminal=bool(r[6]),
-            text=r[7],
-            arguments=r[8],
-            encrypted=bool(r[9]),
-        )
-        heads[(head.key, head.seq)] = head
-    return heads
+    heads = (event_head(r) for r in rows)
+    return {(head.key, head.seq): head for head in heads}
+
+
+def event_head(r: tuple[Any, ...]) -> EventHead:
+    """Build a search hit's event from a row selected with ``HEAD_COLUMNS``."""
+    return EventHead(
+        key=int(r[0]),
+        seq=int(r[1]),
+        turn_seq=int(r[2]),
+        ordinal=int(r[3]),
+        type=r[4],
+        timestamp=r[5],
+        terminal=bool(r[6]),
+        text=r[7],
+        arguments=r[8],
+        encrypted=bool(r[9]),
+    )
 
 
 def page_events(

@@ -17,10 +17,11 @@ from typing import Any
 from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.scope.floor import ProjectFloor, floor_condition
 from moraine.store.client import Store
-from moraine.store.reads.events import EventHead, fetch_event_heads
-from moraine.store.reads.sessions import SessionRecord, fetch_sessions
+from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
+from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
-from moraine.store.reads.turns import TurnRecord, fetch_turns
+from moraine.store.reads.tagged import Branch, query_tagged
+from moraine.store.reads.turns import TURN_HEAD_COLUMNS, TurnHead, turn_head
 
 __all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "search"]
 
@@ -54,7 +55,7 @@ class SearchQuery:
 class SearchHit:
     score: float  # normalized into [0, 1] within the page
     event: EventHead
-    turn: TurnRecord
+    turn: TurnHead
     session: SessionRecord
     snippet: Snippet
 
@@ -134,6 +135,37 @@ def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int
     return [(int(key), int(seq), float(score)) for key, seq, _ts, score in store.query(sql, params)]
 
 
+def _hydrate(
+    store: Store, pairs: list[tuple[int, int]]
+) -> tuple[dict[tuple[int, int], EventHead], dict[tuple[int, int], TurnHead], dict[int, SessionRecord]]:
+    """Return the hits' events, their turns and their sessions, by key (one statement)."""
+    params = {"pairs": sorted(set(pairs)), "keys": sorted({key for key, _ in pairs})}
+    in_hits = "(session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}"
+    rows = query_tagged(
+        store,
+        [
+            Branch("event", HEAD_COLUMNS, f"{store.table('events')} WHERE {in_hits}"),
+            Branch(
+                "turn",
+                TURN_HEAD_COLUMNS,
+                f"{store.table('turns')} FINAL WHERE session_key IN {{keys:Array(UInt64)}} "
+                f"AND (session_key, turn_seq) IN (SELECT session_key, turn_seq FROM {store.table('events')} "
+                f"WHERE {in_hits})",
+            ),
+            Branch(
+                "session",
+                SESSION_COLUMNS,
+                f"{store.table('sessions')} FINAL WHERE session_key IN {{keys:Array(UInt64)}}",
+            ),
+        ],
+        params,
+    )
+    events = {(e.key, e.seq): e for e in map(event_head, rows["event"])}
+    turns = {(t.key, t.turn_seq): t for t in map(turn_head, rows["turn"])}
+    sessions = {s.key: s for s in map(session_from_row, rows["session"])}
+    return events, turns, sessions
+
+
 def search(
     store: Store,
     query: SearchQuery,
@@ -151,9 +183,7 @@ def search(
     ranked = ranked[: query.limit]
     if not ranked:
         return SearchPage([], False)
-    events = fetch_event_heads(store, [(key, seq) for key, seq, _ in ranked])
-    turns = fetch_turns(store, [(e.key, e.turn_seq) for e in events.values()])
-    sessions = fetch_sessions(store, {key for key, _, _ in ranked})
+    events, turns, sessions = _hydrate(store, [(key, seq) for key, seq, _ in ranked])
     top = max(score for _, _, score in ranked)
     hits: list[SearchHit] = []
     for key, seq, score in ranked:

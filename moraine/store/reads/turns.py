@@ -10,13 +10,18 @@ from typing import Any
 from moraine.store.client import Store
 
 __all__ = [
+    "TURN_HEAD_COLUMNS",
+    "TURN_COLUMNS",
+    "TurnHead",
     "TurnRecord",
     "fetch_turn",
     "fetch_turns",
     "page_turns",
+    "turn_head",
+    "turn_record",
 ]
 
-_COLUMNS = (
+TURN_COLUMNS = (
     "session_key, turn_seq, first_seq, last_seq, event_count, completed, terminal_seq, started_at, updated_at, "
     "user_input_seq, user_input_text, user_input_truncated, final_seq, final_text, final_truncated, "
     "tools_called, event_types"
@@ -46,7 +51,26 @@ class TurnRecord:
     event_types: tuple[str, ...]
 
 
-def _record(row: tuple[Any, ...]) -> TurnRecord:
+TURN_HEAD_COLUMNS = "session_key, turn_seq, completed, event_count"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnHead:
+    """What a search hit shows about its turn."""
+
+    key: int
+    turn_seq: int
+    completed: bool
+    event_count: int
+
+
+def turn_head(row: tuple[Any, ...]) -> TurnHead:
+    """Build a turn head from a row selected with ``TURN_HEAD_COLUMNS``."""
+    return TurnHead(key=int(row[0]), turn_seq=int(row[1]), completed=bool(row[2]), event_count=int(row[3]))
+
+
+def turn_record(row: tuple[Any, ...]) -> TurnRecord:
+    """Build a record from a row selected with ``TURN_COLUMNS``."""
     return TurnRecord(
         key=int(row[0]),
         turn_seq=int(row[1]),
@@ -71,11 +95,11 @@ def _record(row: tuple[Any, ...]) -> TurnRecord:
 def fetch_turn(store: Store, key: int, turn_seq: int) -> TurnRecord | None:
     """Return one turn, or ``None``."""
     rows = store.query(
-        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
+        f"SELECT {TURN_COLUMNS} FROM {store.table('turns')} FINAL "
         "WHERE session_key = {key:UInt64} AND turn_seq = {turn:UInt32}",
         {"key": key, "turn": turn_seq},
     )
-    return _record(rows[0]) if rows else None
+    return turn_record(rows[0]) if rows else None
 
 
 def fetch_turns(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], TurnRecord]:
@@ -84,19 +108,19 @@ def fetch_turns(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tuple[in
     if not wanted:
         return {}
     rows = store.query(
-        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
+        f"SELECT {TURN_COLUMNS} FROM {store.table('turns')} FINAL "
         "WHERE (session_key, turn_seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
         {"pairs": wanted},
     )
-    return {(record.key, record.turn_seq): record for record in map(_record, rows)}
+    return {(record.key, record.turn_seq): record for record in map(turn_record, rows)}
 
 
 def page_turns(store: Store, key: int, after: int, upto: int, limit: int) -> list[TurnRecord]:
     """Return at most ``limit`` turns of a session with ``after < turn_seq <= upto``, in turn order."""
     rows = store.query(
-        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
+        f"SELECT {TURN_COLUMNS} FROM {store.table('turns')} FINAL "
         "WHERE session_key = {key:UInt64} AND turn_seq > {after:UInt32} AND turn_seq <= {upto:UInt32} "
         "ORDER BY turn_seq LIMIT {limit:UInt32}",
         {"key": key, "after": after, "upto": upto, "limit": limit},
     )
-    return [_record(row) for row in rows]
+    return [turn_record(row) for row in rows]
