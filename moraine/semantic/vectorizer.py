@@ -168,7 +168,7 @@ class BackgroundVectorizer:
         self.stop = threading.Event()
         self.embedded = 0
         self.last_error: str | None = None
-        self._thread = threading.Thread(target=self._run, name="moraine-vectorizer", daemon=True)
+        self._thread = threading.Thread(target=self.run, name="moraine-vectorizer", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
@@ -179,7 +179,8 @@ class BackgroundVectorizer:
         if self._thread.is_alive():
             self._thread.join(timeout)
 
-    def _run(self) -> None:
+    def run(self) -> None:
+        """Embed until ``stop`` is set, in the calling thread (``start`` runs it in a thread of its own)."""
         _lower_priority()
         while not self.stop.is_set():
             try:

@@ -40,6 +40,7 @@ def test_start_installs_the_ranker_and_shutdown_removes_it(tmp_path: Path, store
     service = start_semantic(config)
     assert service is not None
     try:
+        assert service.ready.wait(120), service.failed  # the model loads in the background
         assert active() is not None
     finally:
         service.shutdown()
