@@ -22,28 +22,21 @@ class Neighbours:
 
 
 def session_neighbours(store: Store, key: int) -> Neighbours:
-    """Return the keys of the sessions just before and just after this one (None at the ends)."""
+    """Return the keys of the sessions just before and just after this one (None at the ends), in one statement."""
     table = store.table("sessions")
+    me = f"(SELECT tuple(harness, ifNull(project_id, ''), {_AT}) FROM {table} FINAL WHERE session_key = {{key:UInt64}})"
     rows = store.query(
-        f"SELECT harness, project_id, {_AT} FROM {table} FINAL WHERE session_key = {{key:UInt64}}",
+        f"WITH {me} AS me SELECT countIf(before), maxIf(tuple(at, session_key), before), "
+        "countIf(after), minIf(tuple(at, session_key), after) "
+        f"FROM (SELECT session_key, {_AT} AS at, "
+        "(at, session_key) < (tupleElement(me, 3), {key:UInt64}) AS before, "
+        "(at, session_key) > (tupleElement(me, 3), {key:UInt64}) AS after "
+        f"FROM {table} FINAL WHERE tupleElement(me, 2) != '' "
+        "AND harness = tupleElement(me, 1) AND project_id = tupleElement(me, 2))",
         {"key": key},
     )
-    if not rows or rows[0][1] is None or not rows[0][1]:
-        return Neighbours(None, None)
-    harness, project, at = rows[0]
-    params = {"harness": harness, "project": project, "at": int(at), "key": key}
-    peers = (
-        f"SELECT session_key, {_AT} AS at FROM {table} FINAL "
-        "WHERE harness = {harness:String} AND project_id = {project:String}"
+    n_before, before, n_after, after = rows[0] if rows else (0, None, 0, None)
+    return Neighbours(
+        int(before[1]) if n_before else None,
+        int(after[1]) if n_after else None,
     )
-    before = store.query(
-        f"SELECT session_key FROM ({peers}) WHERE (at, session_key) < ({{at:Int64}}, {{key:UInt64}}) "
-        "ORDER BY at DESC, session_key DESC LIMIT 1",
-        params,
-    )
-    after = store.query(
-        f"SELECT session_key FROM ({peers}) WHERE (at, session_key) > ({{at:Int64}}, {{key:UInt64}}) "
-        "ORDER BY at ASC, session_key ASC LIMIT 1",
-        params,
-    )
-    return Neighbours(int(before[0][0]) if before else None, int(after[0][0]) if after else None)
