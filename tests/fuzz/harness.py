@@ -34,6 +34,7 @@ __all__ = [
     "envelope_conforms",
     "fuzz_operation",
     "operation_ids",
+    "follow_links",
     "run_stateful",
     "steer",
 ]
@@ -197,3 +198,66 @@ def run_stateful(
         )
     )
     return tally
+
+
+def _pointer(envelope: Any, expression: Any) -> tuple[bool, Any]:
+    """Resolve a ``$response.body#/a/0/b`` expression against ``envelope`` (literals resolve to themselves)."""
+    if not isinstance(expression, str) or not expression.startswith("$response.body#"):
+        return True, expression
+    node = envelope
+    for part in expression.removeprefix("$response.body#").strip("/").split("/"):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return False, None
+    return True, node
+
+
+def _link_body(link: dict[str, Any], envelope: Any) -> dict[str, Any] | None:
+    body: dict[str, Any] = {}
+    for key, expression in link["requestBody"].items():
+        found, value = _pointer(envelope, expression)
+        if not found or (value is None and key in ("id", "cursor", "within_id")):
+            return None  # the response has nothing to follow here (no hits, no next page, a boundary)
+        body[key] = value
+    return body
+
+
+def follow_links(
+    schema: OpenApiSchema,
+    seeds: list[tuple[str, dict[str, Any]]],
+    max_calls: int = 300,
+    allowed: frozenset[str] = REQUEST_CODES,
+) -> Counter[str]:
+    """Walk the document's links breadth-first from ``seeds``; return how often each link led to a success.
+
+    Deterministic counterpart of ``run_stateful``: every link is evaluated on real responses (its runtime
+    expressions resolved against the previous envelope), and every response is checked like the fuzzed ones.
+    """
+    document = schema.raw_schema
+    links = {
+        str(item["post"]["operationId"]): item["post"]["responses"]["200"].get("links", {})
+        for item in document["paths"].values()
+    }
+    followed: Counter[str] = Counter()
+    frontier: list[tuple[str, dict[str, Any], str | None]] = [(tool, body, None) for tool, body in seeds]
+    calls = 0
+    while frontier and calls < max_calls:
+        tool, body, via = frontier.pop(0)
+        case = schema.find_operation_by_id(tool).Case(body=body, media_type="application/json")
+        response = case.call()
+        calls += 1
+        if _validate(case, response, allowed) != "ok":
+            continue
+        if via is not None:
+            if followed[via] >= 3:
+                continue  # enough of this link: keep the walk broad rather than deep
+            followed[via] += 1
+        envelope = response.json()
+        for name, link in sorted(links.get(tool, {}).items()):
+            next_body = _link_body(link, envelope)
+            if next_body is not None:
+                frontier.append((str(link["operationId"]), next_body, name))
+    return followed
