@@ -144,6 +144,7 @@ class Batch:
         ] = {}  # (stream, type) -> [min offset, docs, total_len]
         self.event_count = 0
         self.text_chars = 0  # text and arguments held, to bound memory on huge records
+        self._frozen: tuple[list[list[Any]], list[list[Any]]] | None = None  # turn and session rows
 
     def full(self, max_events: int) -> bool:
         """Return whether the batch should be published now (events, postings rows or held text at a limit)."""
@@ -204,8 +205,22 @@ class Batch:
         """Keep a turn that just closed, so its final row is published."""
         self.turns[(key, turn.turn_seq)] = turn
 
+    def freeze(self) -> None:
+        """Build the turn and session rows now: the states keep changing while this batch is being written."""
+        self._frozen = self._state_rows()
+
+    def _state_rows(self) -> tuple[list[list[Any]], list[list[Any]]]:
+        turn_rows = [self._turn_row(key, turn) for (key, _), turn in self.turns.items()]
+        session_rows = [
+            self._session_row(state, meta) for state, meta in self.sessions.values() if state.event_count > 0
+        ]
+        return turn_rows, session_rows
+
     def publish(self, store: Store, checkpoints: list[Checkpoint], committed: list[Checkpoint]) -> None:
-        """Write everything in reader-safe order; ``committed`` get in-flight markers first, ``checkpoints`` last."""
+        """Write everything in reader-safe order; ``committed`` get in-flight markers first, ``checkpoints`` last.
+
+        Turn and session rows are the ones of ``freeze`` (called here when it was not called before)."""
+        turn_rows, session_rows = self._frozen or self._state_rows()
         if committed:
             _insert_rows(store, "checkpoints", [c.row(in_flight=True) for c in committed], _CHECKPOINT_COLS)
         _insert_columns(store, "events", self.events, EVENT_COLUMNS)
@@ -213,12 +228,7 @@ class Batch:
             _insert_rows(
                 store, "touches", [[t.get(c) for c in TOUCH_COLUMNS] for t in self.touches], TOUCH_COLUMNS
             )
-        _insert_rows(
-            store, "turns", [self._turn_row(key, turn) for (key, _), turn in self.turns.items()], TURN_COLUMNS
-        )
-        session_rows = [
-            self._session_row(state, meta) for state, meta in self.sessions.values() if state.event_count > 0
-        ]
+        _insert_rows(store, "turns", turn_rows, TURN_COLUMNS)
         _insert_rows(store, "sessions", session_rows, SESSION_COLUMNS)
         _insert_columns(store, "postings_in", self.postings, POSTING_COLUMNS)
         stats = [

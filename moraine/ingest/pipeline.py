@@ -114,6 +114,7 @@ class Ingestor:
         self._batch_streams: dict[int, _Stream] = {}
         self._summary = IngestSummary()
         self._sessions_seen: set[int] = set()
+        self._publishing: _Publish | None = None  # the batch being written by the publisher thread
 
     def run(
         self,
@@ -150,15 +151,19 @@ class Ingestor:
                     if self.progress:
                         self.progress(done, total, self._summary.events)
             self._flush()
+            self._settle()
         except StoreError:
             self._forget()  # a publish may have stopped half-way: the next pass must start from the store's view
             raise
+        finally:
+            self._settle_quietly()
         self._summary.sessions = len(self._sessions_seen)
         self._summary.seconds = time.monotonic() - started
         return self._summary
 
     def _forget(self) -> None:
         """Drop every cached checkpoint and unpublished row (after a store failure)."""
+        self._settle_quietly()
         self._checkpoints.clear()
         self._owners.clear()
         self._batch = Batch()
@@ -169,6 +174,7 @@ class Ingestor:
     def _source_checkpoints(self, source: str) -> dict[int, Checkpoint]:
         found = self._checkpoints.get(source)
         if found is None:
+            self._settle()  # the store is only used by one thread at a time
             found = load_checkpoints(self.store, source)
             self._checkpoints[source] = found
             owners: dict[int, int] = {}
@@ -200,6 +206,7 @@ class Ingestor:
                 self._restart(stream, committed)
             else:
                 if committed.in_flight:
+                    self._settle()
                     delete_stream_tail(self.store, sid, committed.offset, source.name, str(path))
                 stream.offset, stream.line_no = committed.offset, committed.line_no
                 adapter_state = committed.state.get("adapter")
@@ -224,6 +231,7 @@ class Ingestor:
     def _restart(self, stream: _Stream, committed: Checkpoint) -> None:
         """Forget a rewritten file's rows and state; it is read again from the start under a new generation."""
         keys = [s["key"] for s in _saved_sessions(committed).values() if isinstance(s.get("key"), int)]
+        self._settle()
         delete_stream(self.store, stream.id, keys, stream.source.name, str(stream.path))
         owners = self._owners[stream.source.name]
         for key in keys:
@@ -410,18 +418,67 @@ class Ingestor:
     # -- publishing ----------------------------------------------------------------------------------------------
 
     def _flush(self) -> None:
+        """Hand the batch to the publisher thread (after the previous one is written): rows, then checkpoints."""
         streams = list(self._batch_streams.values())
         if not streams and not self._batch.errors:
             return
         checkpoints = [s.checkpoint() for s in streams]
-        markers = [s.committed or _empty_checkpoint(s) for s in streams]
-        self._batch.publish(self.store, checkpoints, markers)
-        by_source = self._checkpoints
-        for stream, cp in zip(streams, checkpoints, strict=True):
-            stream.committed = cp
-            by_source.setdefault(stream.source.name, {})[stream.id] = cp
+        batch = self._batch
+        batch.freeze()
         self._batch = Batch()
         self._batch_streams = {}
+        self._settle()
+        markers = [s.committed or _empty_checkpoint(s) for s in streams]
+        publish = _Publish(batch, streams, checkpoints)
+        publish.thread = threading.Thread(
+            target=publish.run, args=(self.store, markers), name="moraine-publish", daemon=True
+        )
+        self._publishing = publish
+        publish.thread.start()
+
+    def _settle(self) -> None:
+        """Wait for the batch being written; record its checkpoints, or raise its failure."""
+        publish, self._publishing = self._publishing, None
+        if publish is None:
+            return
+        publish.join()
+        if publish.failure is not None:
+            raise publish.failure
+        by_source = self._checkpoints
+        for stream, cp in zip(publish.streams, publish.checkpoints, strict=True):
+            stream.committed = cp
+            by_source.setdefault(stream.source.name, {})[stream.id] = cp
+
+    def _settle_quietly(self) -> None:
+        """Wait for the batch being written; after a failure forget every cached checkpoint instead of raising."""
+        try:
+            self._settle()
+        except BaseException:
+            self._checkpoints.clear()
+            self._owners.clear()
+
+
+@dataclass(slots=True)
+class _Publish:
+    """One batch being written by the publisher thread (the ingest thread goes on with the next batch)."""
+
+    batch: Batch
+    streams: list[_Stream]
+    checkpoints: list[Checkpoint]
+    thread: threading.Thread | None = None
+    failure: BaseException | None = None
+
+    def run(self, store: Store, markers: list[Checkpoint]) -> None:
+        """Write the batch (in the publisher thread), keeping any failure for ``Ingestor._settle``."""
+        try:
+            self.batch.publish(store, self.checkpoints, markers)
+        except BaseException as exc:  # re-raised in the ingest thread
+            self.failure = exc
+
+    def join(self) -> None:
+        """Wait until the batch is written (or failed)."""
+        if self.thread is not None:
+            self.thread.join()
 
 
 def _empty_checkpoint(stream: _Stream) -> Checkpoint:
