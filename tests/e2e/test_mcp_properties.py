@@ -230,6 +230,8 @@ def test_a_sample_of_generated_calls_holds_the_invariants_over_stdio(
     sample = [call for call in world.seen if "cursor" not in call[1]][:: max(1, len(world.seen) // 40)][:40]
     assert len(sample) >= 20, "run the in-memory properties first (same module)"
     home = prepare_home(Path(tmp_path_factory.mktemp("properties-stdio")))
+    # the daemon `moraine mcp` starts must not outlive the test by the default five idle minutes
+    (home.path / ".moraine" / "config.toml").write_text("[daemon]\nidle_exit_seconds = 2\n", encoding="utf-8")
     params = StdioServerParameters(command=str(MORAINE), args=["mcp"], env=home.env(), cwd=str(home.path))
 
     async def run() -> list[Result]:

@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Home:
-    return prepare_home(tmp_path_factory.mktemp("conformance-home"))
+    home = prepare_home(tmp_path_factory.mktemp("conformance-home"))
+    # the daemon `moraine mcp` starts must not outlive the test by the default five idle minutes
+    (home.path / ".moraine" / "config.toml").write_text("[daemon]\nidle_exit_seconds = 2\n", encoding="utf-8")
+    return home
 
 
 def _run(home: Home, *extra: str) -> subprocess.CompletedProcess[str]:
