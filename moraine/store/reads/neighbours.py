@@ -22,21 +22,24 @@ class Neighbours:
 
 
 def session_neighbours(store: Store, key: int) -> Neighbours:
-    """Return the keys of the sessions just before and just after this one (None at the ends), in one statement."""
+    """Return the keys of the sessions just before and just after this one (None at the ends)."""
     table = store.table("sessions")
-    me = f"(SELECT tuple(harness, ifNull(project_id, ''), {_AT}) FROM {table} FINAL WHERE session_key = {{key:UInt64}})"
     rows = store.query(
-        f"WITH {me} AS me SELECT countIf(before), maxIf(tuple(at, session_key), before), "
-        "countIf(after), minIf(tuple(at, session_key), after) "
-        f"FROM (SELECT session_key, {_AT} AS at, "
-        "(at, session_key) < (tupleElement(me, 3), {key:UInt64}) AS before, "
-        "(at, session_key) > (tupleElement(me, 3), {key:UInt64}) AS after "
-        f"FROM {table} FINAL WHERE tupleElement(me, 2) != '' "
-        "AND harness = tupleElement(me, 1) AND project_id = tupleElement(me, 2))",
+        f"SELECT harness, project_id, {_AT} FROM {table} FINAL WHERE session_key = {{key:UInt64}}",
         {"key": key},
     )
-    n_before, before, n_after, after = rows[0] if rows else (0, None, 0, None)
-    return Neighbours(
-        int(before[1]) if n_before else None,
-        int(after[1]) if n_after else None,
+    if not rows or rows[0][1] is None or not rows[0][1]:
+        return Neighbours(None, None)
+    harness, project, at = rows[0]
+    # Both neighbours in one pass over the peers: the greatest (at, key) below this one and the least above.
+    peers = store.query(
+        "SELECT countIf(before), maxIf(tuple(at, session_key), before), "
+        "countIf(after), minIf(tuple(at, session_key), after) "
+        f"FROM (SELECT session_key, {_AT} AS at, "
+        "(at, session_key) < ({at:Int64}, {key:UInt64}) AS before, "
+        "(at, session_key) > ({at:Int64}, {key:UInt64}) AS after "
+        f"FROM {table} FINAL WHERE harness = {{harness:String}} AND project_id = {{project:String}})",
+        {"harness": harness, "project": project, "at": int(at), "key": key},
     )
+    n_before, before, n_after, after = peers[0]
+    return Neighbours(int(before[1]) if n_before else None, int(after[1]) if n_after else None)
