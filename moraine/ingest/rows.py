@@ -89,9 +89,13 @@ def _replace(text: str) -> str:
     return "".join(ch if not 0xD800 <= ord(ch) <= 0xDFFF else "\ufffd" for ch in text)
 
 
+# Built once: json.dumps with options builds a new encoder per call (twice the cost of a small value).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def dumps(value: Any) -> str:
     """Serialize a JSON value compactly (non-JSON leaves become strings)."""
-    return clean(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
+    return clean(_ENCODER.encode(value))
 
 
 def _render_arguments(arguments: Any) -> str:
