@@ -196,7 +196,15 @@ class Ingestor:
             self._error(source.name, str(path), 0, 0, "unreadable", exc.strerror or str(exc))
             return
         saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
-        if committed and not committed.in_flight and saved_identity and saved_identity.unchanged(stat):
+        # A SQLite source in WAL mode commits into its -wal file: the database file's stat says nothing then.
+        wal_pending = not reader.byte_offsets and Path(f"{path}-wal").exists()
+        if (
+            committed
+            and not committed.in_flight
+            and saved_identity
+            and saved_identity.unchanged(stat)
+            and not wal_pending
+        ):
             self._summary.unchanged += 1
             return
         stream = _Stream(source, sid, path, stat, StreamContext(path, source.name), committed)

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from adapter_goldens import FIXTURES, assert_golden, events, run_adapter
 
@@ -188,11 +187,6 @@ def test_ingest_of_a_database_locked_mid_write_neither_crashes_nor_loses_rows(st
     assert _found(store, "typed while locked") == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pipeline skips a stream whose file stat is unchanged, but a WAL-mode commit only touches the -wal "
-    "file: non-byte-offset (SQLite) streams must be polled regardless, or their identity must include the -wal",
-)
 def test_rows_committed_to_the_wal_are_ingested_on_the_next_pass(store, tmp_path: Path) -> None:
     from moraine.ingest.pipeline import ingest_paths
 
