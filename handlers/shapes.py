@@ -59,7 +59,10 @@ def turn_digest(t: TurnRecord) -> Json:
     """Return user input / final response excerpts, tools called and event types of a turn."""
     return {
         "user_input": _excerpt(t.key, t.user_input_seq, t.user_input_text, t.user_input_truncated),
-        "final_response": _excerpt(t.key, t.final_seq, t.final_text, t.final_truncated),
+        # Never a final response for an unfinished turn (the interface document: null while incomplete).
+        "final_response": _excerpt(t.key, t.final_seq, t.final_text, t.final_truncated)
+        if t.completed
+        else None,
         "tools_called": list(dict.fromkeys(t.tools_called)),
         "event_types": list(dict.fromkeys(e for e in t.event_types if e != "unknown")),
     }

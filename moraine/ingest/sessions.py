@@ -83,6 +83,9 @@ class TurnState:
         if event.is_final_answer:
             self.final_seq = seq
             self.final_text, self.final_truncated = compact(event.text)
+        elif event.type is EventType.TOOL_CALL and not event.sidechain and not self.completed:
+            # The agent kept working after that text: it was not the turn's final response.
+            self.final_seq, self.final_text, self.final_truncated = None, "", False
         if event.type is EventType.TOOL_CALL and event.tool_name and event.tool_name not in self.tools_called:
             self.tools_called.append(event.tool_name)
         if event.type is not EventType.UNKNOWN and event.type.value not in self.event_types:

@@ -94,6 +94,7 @@ class Served:
     """The running app: its base URL and the facade responses each page received."""
 
     base: str
+    project: str  # the sessions' working directory (the fixture writes it under the test's home)
     received: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -114,7 +115,7 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         assert codex.errors == 0 and claude.errors == 0, (codex, claude)
         assert codex.events + claude.events > 3000, "the web corpus must not be empty"
         service = ToolService(
-            Deps(store, Settings(cursor_secret=b"web!" * 8), launch_dir=home), load_handlers()
+            Deps(store, Settings(cursor_secret=b"web!" * 8), launch_dir=home / "dev" / "app"), load_handlers()
         )
         app = build_http_app(service, build_mcp_server(service))
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -130,7 +131,7 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
             base = f"http://127.0.0.1:{port}"
             ready = httpx2.get(base + "/", timeout=30.0)  # bounded wait for the first answer
             assert ready.status_code == 200 and "Moraine" in ready.text
-            yield Served(base)
+            yield Served(base, str(home / "dev" / "app"))
         finally:
             server.should_exit = True
             thread.join(timeout=30)
@@ -331,14 +332,15 @@ def test_file_attention_opens_from_a_tool_call_and_leads_to_the_session_that_edi
     page.goto(served.base + "/#/search?q=Edit+retry.ts&types=tool_call")
     _settled(page)
     expect(page.locator(".hit").first.locator(".snippet")).to_contain_text(
-        'Edit(file_path="/home/dev/app/src/net/retry.ts"'
+        f'Edit(file_path="{served.project}/src/net/retry.ts"'
     )
     page.locator(".hit").first.locator(".snippet").click()
     _settled(page)
-    page.get_by_role("link", name="/home/dev/app/src/net/retry.ts").click()
+    page.get_by_role("link", name=f"{served.project}/src/net/retry.ts").click()
     _settled(page)
     assert page.url.split("#", 1)[1].startswith("/files?path=")
-    expect(page.locator(".path-title")).to_have_text("/home/dev/app/src/net/retry.ts")
+    # The server runs from the sessions' project (a plain directory): the path is shown as its tail there.
+    expect(page.locator(".path-title")).to_have_text("src/net/retry.ts")
     row = page.locator(".touch-row")
     expect(row).to_have_count(1)
     expect(row).to_contain_text("claude-code")
