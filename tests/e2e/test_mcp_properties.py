@@ -179,7 +179,19 @@ def test_valid_arguments_get_schema_valid_answers_echoing_the_canonical_request(
 
 
 def _bases(world: World, tool: str) -> st.SearchStrategy[dict[str, Any]] | None:
-    """Return realistic valid calls of ``open`` (its schema alone rarely gives a call the server accepts)."""
+    """Return realistic valid calls of ``open`` and ``list_sessions`` (their schemas alone rarely give a call the
+    server accepts: random IDs are unknown, random datetime pairs are mostly empty or reversed ranges)."""
+    if tool == "list_sessions":
+        window = {
+            "start_datetime": st.just("2000-01-01T00:00:00Z"),
+            "end_datetime": st.just("2100-01-01T00:00:00Z"),
+        }
+        return st.one_of(
+            st.fixed_dictionaries(window),
+            st.fixed_dictionaries(
+                {**window, "limit": st.integers(1, 50), "sort": st.sampled_from(["asc", "desc"])}
+            ),
+        )
     if tool != "open":
         return None
     ids = st.sampled_from(world.samples["id"])
