@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from moraine.attention.extract import TOUCH_COLUMNS
 from moraine.ids import session_key
 from moraine.ingest.checkpoints import Checkpoint, next_version
 from moraine.ingest.rows import EVENT_COLUMNS, clean
@@ -85,23 +86,6 @@ SESSION_COLUMNS = (
     "stream_id",
     "source_path",
     "version",
-)
-TOUCH_COLUMNS = (
-    "tail",
-    "session_key",
-    "seq",
-    "turn_seq",
-    "path",
-    "project_id",
-    "worktree_root",
-    "match_kind",
-    "tool_name",
-    "harness",
-    "source",
-    "timestamp",
-    "action_preview",
-    "stream_id",
-    "source_offset",
 )
 ERROR_COLUMNS = ("at", "source", "path", "line_no", "offset", "reason", "detail")
 DOC_STATS_COLUMNS = ("stream_id", "source_offset", "type", "docs", "total_len")

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moraine.errors import ConfigError, StoreError
-from moraine.ingest.batch import SESSION_COLUMNS, TOUCH_COLUMNS, TURN_COLUMNS
+from moraine.attention.extract import TOUCH_COLUMNS
+from moraine.ingest.batch import SESSION_COLUMNS, TURN_COLUMNS
 from moraine.ingest.checkpoints import next_version
 from moraine.ingest.rows import EVENT_COLUMNS
 from moraine.mirror.remote import open_remote
