@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
+from itertools import chain
 
-__all__ = ["MAX_TERM_CHARS", "query_terms", "tokenize"]
+__all__ = ["MAX_TERM_CHARS", "query_terms", "term_frequencies", "tokenize"]
 
 MAX_TERM_CHARS = 64
 # A "chunk": letters/digits/underscore joined by the connectors that live inside identifiers and paths.
@@ -85,24 +87,52 @@ def _emit(term: str, out: list[str]) -> None:
 
 def tokenize(text: str) -> list[str]:
     """Return the terms of ``text`` in order, with repeats (callers count term frequency)."""
+    cached = _cache.get
+    chunks = _CHUNK.findall(unicodedata.normalize("NFKC", text))
+    return list(chain.from_iterable([cached(chunk) or _chunk_terms(chunk) for chunk in chunks]))
+
+
+def term_frequencies(text: str) -> tuple[Counter[str], int]:
+    """Return ``Counter(tokenize(text))`` and ``len(tokenize(text))``."""
+    terms = tokenize(text)
+    return Counter(terms), len(terms)
+
+
+# Agent transcripts repeat the same words and identifiers endlessly: the terms of a chunk are memoised. The cache
+# is bounded (cleared when full) and skips long chunks (hashes, blobs) that rarely repeat.
+_CACHE_ENTRIES = 1 << 18
+_CACHE_CHUNK_CHARS = 96
+_cache: dict[str, tuple[str, ...]] = {}
+
+
+def _chunk_terms(chunk: str) -> tuple[str, ...]:
+    terms = _cache.get(chunk)
+    if terms is not None:
+        return terms
     out: list[str] = []
-    append = out.append
-    text = unicodedata.normalize("NFKC", text)
-    for chunk in _CHUNK.findall(text):
-        if chunk.isascii():
-            _tokenize_ascii(chunk, out, append)
-            continue
-        parts = _PART.findall(chunk)
-        if len(parts) > 1 and not any(_is_unspaced_script(c) for c in chunk):
-            _emit(chunk.lower(), out)
-        for part in parts:
-            for piece in _split_unspaced(part):
-                sub = _camel_parts(piece) if not _is_unspaced_script(piece[0]) else [piece]
-                _emit(piece.lower(), out)
-                if len(sub) > 1:
-                    for s in sub:
-                        _emit(s.lower(), out)
-    return out
+    if chunk.isascii():
+        _tokenize_ascii(chunk, out, out.append)
+    else:
+        _tokenize_unicode(chunk, out)
+    terms = tuple(out)
+    if len(chunk) <= _CACHE_CHUNK_CHARS:
+        if len(_cache) >= _CACHE_ENTRIES:
+            _cache.clear()
+        _cache[chunk] = terms
+    return terms
+
+
+def _tokenize_unicode(chunk: str, out: list[str]) -> None:
+    parts = _PART.findall(chunk)
+    if len(parts) > 1 and not any(_is_unspaced_script(c) for c in chunk):
+        _emit(chunk.lower(), out)
+    for part in parts:
+        for piece in _split_unspaced(part):
+            sub = _camel_parts(piece) if not _is_unspaced_script(piece[0]) else [piece]
+            _emit(piece.lower(), out)
+            if len(sub) > 1:
+                for s in sub:
+                    _emit(s.lower(), out)
 
 
 # Fast path for ASCII chunks (the bulk of agent transcripts); the same terms as the general path, in the same order.

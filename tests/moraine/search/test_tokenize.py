@@ -1,0 +1,54 @@
+"""The shared tokenizer: identifier splitting, Unicode, and the memoised chunk path giving the same terms."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from moraine.search import tokenize as tk
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ("parseConfigFile", ["parseconfigfile", "parse", "config", "file"]),
+        ("parse_config_file", ["parse_config_file", "parse", "config", "file"]),
+        ("src/config/parser.py", ["src/config/parser.py", "src", "config", "parser", "py"]),
+        ("HTTPServer ok", ["httpserver", "http", "server", "ok"]),
+        ("Überprüfung läuft", ["überprüfung", "läuft"]),
+        ("東京タワー", ["東京", "京タ", "タワ", "ワー"]),
+        ("ﬁle", ["file"]),  # NFKC folds the ligature
+    ],
+)
+def test_documented_examples(text: str, terms: list[str]) -> None:
+    assert tk.tokenize(text) == terms
+
+
+def test_overlong_terms_are_dropped_but_their_parts_kept() -> None:
+    long_word = "a" * 70 + "Bcd"
+    assert tk.tokenize(long_word) == ["bcd"]
+
+
+def test_term_frequencies_match_tokenize_with_a_cold_and_a_warm_cache() -> None:
+    text = "retryBackoff retry_backoff retryBackoff src/retry.py " * 3 + "x" * 200 + " 東京タワー 東京"
+    tk._cache.clear()
+    cold = tk.term_frequencies(text)
+    warm = tk.term_frequencies(text)
+    terms = tk.tokenize(text)
+    assert cold == warm == (Counter(terms), len(terms))
+    assert cold[0]["retrybackoff"] == 6 and cold[0]["retry"] == 12
+    assert ("x" * 200) not in tk._cache  # long chunks are not memoised
+
+
+def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tk, "_CACHE_ENTRIES", 4)
+    tk._cache.clear()
+    tk.tokenize("alpha beta gamma delta epsilon zeta")
+    assert 0 < len(tk._cache) <= 4
+    assert tk.tokenize("alpha beta") == ["alpha", "beta"]
+
+
+def test_query_terms_are_distinct_and_capped() -> None:
+    assert tk.query_terms("fooBar foo bar fooBar") == ["foobar", "foo", "bar"]
+    assert len(tk.query_terms(" ".join(f"w{i}" for i in range(100)), limit=5)) == 5
