@@ -1,45 +1,56 @@
-"""Migrations on a store that already holds data: the events rebuild (008) keeps every row and changes granules."""
+"""Migrations on a store that already holds data: the point-lookup layout (008) keeps every row of the three
+tables it rebuilds and leaves them with small granules in Compact parts."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+
 from moraine.store.client import Store
 
 CODEX = Path(__file__).parents[2] / "fixtures" / "codex"
+REBUILT = ("events", "turns", "sessions")
 
 
-def _events(store: Store) -> list[tuple[object, ...]]:
-    return [
-        tuple(row) for row in store.query(f"SELECT * FROM {store.table('events')} ORDER BY session_key, seq")
-    ]
+def _rows(store: Store, table: str) -> list[tuple[object, ...]]:
+    return sorted(tuple(row) for row in store.query(f"SELECT * FROM {store.table(table)}"))
 
 
-def _granularity(store: Store) -> str:
-    ddl = str(store.query(f"SHOW CREATE TABLE {store.table('events')}")[0][0])
-    return ddl.rsplit("index_granularity = ", 1)[1].split()[0].rstrip(",")
+def _ddl(store: Store, table: str) -> str:
+    return str(store.query(f"SHOW CREATE TABLE {store.table(table)}")[0][0])
 
 
-def test_events_rebuild_keeps_every_row(store: Store, store_dsn: str, ingest_into_store) -> None:  # type: ignore[no-untyped-def]
+def _part_types(store: Store, table: str) -> set[str]:
+    rows = store.query(
+        "SELECT DISTINCT part_type FROM system.parts WHERE database = {db:String} AND table = {t:String} AND active",
+        {"db": store.database, "t": table},
+    )
+    return {str(row[0]) for row in rows}
+
+
+def test_point_lookup_layout_keeps_every_row(store: Store, store_dsn: str, ingest_into_store) -> None:  # type: ignore[no-untyped-def]
     ingest_into_store([CODEX])
-    before = _events(store)
-    assert len(before) > 20
-    # Put the store back where 007 left it: the 1024-row table, 008 not recorded.
-    events = store.table("events")
-    ddl = str(store.query(f"SHOW CREATE TABLE {events}")[0][0])
-    store.command(f"RENAME TABLE {events} TO {events}_old")
-    store.command(ddl.replace("index_granularity = 128", "index_granularity = 1024"))
-    store.command(f"INSERT INTO {events} SELECT * FROM {events}_old")
-    store.command(f"DROP TABLE {events}_old")
+    before = {table: _rows(store, table) for table in REBUILT}
+    assert len(before["events"]) > 20 and before["turns"] and before["sessions"]
+    # Put the store back where 007 left it: the default layout, 008 not recorded.
+    for table in REBUILT:
+        name = store.table(table)
+        old = _ddl(store, table).split("SETTINGS", 1)[0]
+        store.command(f"RENAME TABLE {name} TO {name}_old")
+        store.command(old + " SETTINGS index_granularity = 1024, min_bytes_for_wide_part = 0")
+        store.command(f"INSERT INTO {name} SELECT * FROM {name}_old")
+        store.command(f"DROP TABLE {name}_old")
+        assert _part_types(store, table) == {"Wide"}
     store.command(f"DELETE FROM {store.table('schema_migrations')} WHERE version = 8")
-    assert _granularity(store) == "1024"
 
     reopened = Store.open(store_dsn, database=store.database)
     try:
-        assert _granularity(reopened) == "128"
-        assert _events(reopened) == before
-        tables = {row[0] for row in reopened.query(f"SHOW TABLES FROM {store.database}")}
-        assert "events_rebuild" not in tables
+        for table in REBUILT:
+            assert "index_granularity = 128" in _ddl(reopened, table)
+            assert _part_types(reopened, table) == {"Compact"}
+            assert _rows(reopened, table) == before[table]
+        tables = {str(row[0]) for row in reopened.query(f"SHOW TABLES FROM {store.database}")}
+        assert not {f"{table}_rebuild" for table in REBUILT} & tables
         assert reopened.migrate() == []  # recorded: a second open does not copy again
     finally:
         reopened.close()
