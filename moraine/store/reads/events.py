@@ -208,8 +208,9 @@ def fetch_event_context(store: Store, key: int, seq: int) -> EventContext | None
             Branch(
                 "turn",
                 "first_seq, last_seq, completed",
-                f"{store.table('turns')} FINAL WHERE session_key = {{key:UInt64}} AND turn_seq IN "
-                f"(SELECT turn_seq FROM {events} WHERE session_key = {{key:UInt64}} AND seq = {{seq:UInt32}})",
+                # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
+                f"{store.table('turns')} FINAL WHERE session_key = {{key:UInt64}} "
+                "AND {seq:UInt32} BETWEEN first_seq AND last_seq",
             ),
             Branch(
                 "session",

@@ -148,9 +148,9 @@ def _hydrate(
             Branch(
                 "turn",
                 TURN_HEAD_COLUMNS,
-                f"{store.table('turns')} FINAL WHERE session_key IN {{keys:Array(UInt64)}} "
-                f"AND (session_key, turn_seq) IN (SELECT session_key, turn_seq FROM {store.table('events')} "
-                f"WHERE {in_hits})",
+                # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
+                f"{store.table('turns')} FINAL WHERE session_key IN {{keys:Array(UInt64)}} AND arrayExists("
+                "hit -> hit.1 = session_key AND hit.2 BETWEEN first_seq AND last_seq, {pairs:Array(Tuple(UInt64, UInt32))})",
             ),
             Branch(
                 "session",
