@@ -50,7 +50,7 @@ def _maybe(make: Callable[[int, int], str], key: int, value: int | None) -> str 
 def _session_data(store: Store, session: SessionRecord, page: _Page | None) -> Json:
     last = session.turn_count or None
     first = 1 if last else None
-    neighbours = session_neighbours(store, session.key)
+    neighbours = session_neighbours(store, session)
     return {
         "kind": "session",
         "session": opened_session(session),

@@ -13,7 +13,7 @@ __all__ = ["SESSION_COLUMNS", "SessionRecord", "fetch_session", "fetch_sessions"
 
 SESSION_COLUMNS = (
     "session_key, source, harness, title, summary, slug, first_user_message, started_at, updated_at, "
-    "completed, turn_count, event_count, mode, generation"
+    "completed, turn_count, event_count, mode, generation, project_id"
 )
 
 
@@ -35,6 +35,7 @@ class SessionRecord:
     event_count: int
     mode: str
     generation: int
+    project_id: str | None = None  # the project identity (None when unknown): session neighbours share it
 
 
 def session_from_row(row: tuple[Any, ...]) -> SessionRecord:
@@ -54,6 +55,7 @@ def session_from_row(row: tuple[Any, ...]) -> SessionRecord:
         event_count=int(row[11]),
         mode=row[12],
         generation=int(row[13]),
+        project_id=row[14] or None,
     )
 
 
