@@ -148,13 +148,13 @@ class Hybrid:
         self.embedder = embedder
         self.settings = settings
 
+    def applies(self, query_text: str, types: Sequence[str]) -> bool:
+        """Whether a search goes hybrid: it asks for a vectorized type and has enough plain words."""
+        return any(t in VECTOR_TYPES for t in types) and natural_words(query_text) >= self.settings.min_words
+
     def fuser(self, query_text: str, types: Sequence[str]) -> Fuser | None:
-        """Return the hook for a search, or None when it stays lexical (no vectorized type, too few plain words)."""
-        if not any(t in VECTOR_TYPES for t in types):
-            return None
-        if natural_words(query_text) < self.settings.min_words:
-            return None
-        return Fuser(self, query_text)
+        """Return the hook for a search, or None when it stays lexical."""
+        return Fuser(self, query_text) if self.applies(query_text, types) else None
 
 
 _active: Hybrid | None = None

@@ -23,6 +23,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
     command = [
         sys.executable, "-m", "tools.bench", "--events", str(EVENTS), "--json", str(out), "--repeat", "3",
         "--cold-repeat", "2", "--clients", str(CLIENTS), "--rounds", str(ROUNDS), "--watch-probes", "2",
+        "--semantic-threads", "1",
     ]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -103,8 +104,30 @@ def test_the_report_names_the_machine_and_prints_a_table(run: tuple[dict[str, An
 
 def test_every_target_is_checked_against_a_figure(run: tuple[dict[str, Any], str]) -> None:
     targets = run[0]["targets"]
-    assert len(targets) == 8
+    assert len(targets) == 10
     for target in targets:
         assert target["figure"] is not None and target["figure"] >= 0, target
         assert target["met"] in (True, False)
     assert "Targets" in run[1]
+
+
+def test_reads_are_timed_after_the_merges_settle(run: tuple[dict[str, Any], str]) -> None:
+    report = run[0]
+    assert report["phases_seconds"]["merges settle"] >= 0
+    assert any("background merges finished" in note for note in report["notes"]), report["notes"]
+
+
+def test_semantic_recall_figures(run: tuple[dict[str, Any], str]) -> None:
+    semantic = run[0]["semantic"]
+    again = semantic["ingest_with_embedder"]
+    assert again["embed_threads"] == 1 and again["events_per_second"] > 0
+    assert again["stored_events"] == run[0]["ingest"]["stored_events"]  # the embedder never costs an event
+    assert again["embedded"] is not None and again["embedded"] >= 0
+    assert semantic["vectors"] >= semantic["synthetic_vectors"] > 0
+    warm = {case["case"]: case for case in semantic["warm"]}
+    assert warm and all(name.startswith("search ") for name in warm)
+    for case in warm.values():
+        _sane(case)
+    went = [int(text.split()[0]) for text in semantic["hybrid_variants"].values()]
+    assert sum(went) > 0  # multi-word queries really went through the hybrid ranker
+    assert "hybrid ranking on" in run[1]

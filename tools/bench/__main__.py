@@ -59,6 +59,14 @@ from tools.bench.run import Options, run_benchmark
     show_default=True,
     help="Lines appended in watch mode (0: skip).",
 )
+@click.option(
+    "--semantic-threads",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Also measure semantic recall with this many embedder threads: a second full ingest with the "
+    "background vectorizer running, then hybrid search over a full vectors table (0: skip; needs moraine[semantic]).",
+)
 @click.option("--keep", is_flag=True, help="Keep the temporary store and corpus.")
 def main(
     events: int,
@@ -70,11 +78,14 @@ def main(
     clients: int,
     rounds: int,
     watch_probes: int,
+    semantic_threads: int,
     keep: bool,
 ) -> None:
     """Generate (or reuse) a corpus, ingest it into a fresh store and measure ingest and the four tools."""
     started = time.perf_counter()
-    options = Options(events, corpus, seed, repeat, cold_repeat, clients, rounds, 3, watch_probes, keep)
+    options = Options(
+        events, corpus, seed, repeat, cold_repeat, clients, rounds, 3, watch_probes, keep, semantic_threads
+    )
     report = run_benchmark(options)
     report.phases["total"] = time.perf_counter() - started
     console = Console() if sys.stdout.isatty() else Console(width=170)  # files/pipes: no wrapped columns

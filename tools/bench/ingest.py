@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.bench.home import bench_env
+from tools.bench.ingest_worker import EMBED_THREADS
 
 __all__ = ["IngestRun", "run_ingest"]
 
@@ -30,6 +31,8 @@ class IngestRun:
     cpu_seconds: (
         float  # user + system CPU of the ingest process (all threads): its work, whatever the contention
     )
+    embed_threads: int = 0  # the background vectorizer ran alongside with this many threads (0: not at all)
+    embedded: int | None = None  # passages it embedded during the pass
 
     @property
     def events_per_second(self) -> float:
@@ -54,16 +57,24 @@ class IngestRun:
             "events_per_cpu_second": round(self.raw_events / self.cpu_seconds) if self.cpu_seconds else None,
             "files": self.files,
             "errors": self.errors,
+            "embed_threads": self.embed_threads,
+            "embedded": self.embedded,
         }
 
 
-def run_ingest(home: Path, raw_events: int, raw_bytes: int) -> IngestRun:
-    """Run ``tools.bench.ingest_worker`` under ``home`` and measure it (peak RSS via wait4's rusage)."""
+def run_ingest(home: Path, raw_events: int, raw_bytes: int, embed_threads: int = 0) -> IngestRun:
+    """Run ``tools.bench.ingest_worker`` under ``home`` and measure it (peak RSS via wait4's rusage).
+
+    ``embed_threads``: run the background vectorizer in the same process with that many threads (0: off).
+    """
     command = [sys.executable, "-m", "tools.bench.ingest_worker"]
+    env = bench_env(home)
+    if embed_threads:
+        env[EMBED_THREADS] = str(embed_threads)
     log = home / "ingest.stderr.log"
     started = time.perf_counter()
     with log.open("wb") as stderr:
-        child = subprocess.Popen(command, env=bench_env(home), stdout=subprocess.PIPE, stderr=stderr)
+        child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=stderr)
         assert child.stdout is not None
         out = child.stdout.read()  # stdout is one JSON line; stderr goes to a file, so nothing blocks
         _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage (peak RSS)
@@ -84,4 +95,6 @@ def run_ingest(home: Path, raw_events: int, raw_bytes: int) -> IngestRun:
         files=int(result["files"]),
         errors=int(result["errors"]),
         cpu_seconds=usage.ru_utime + usage.ru_stime,
+        embed_threads=embed_threads,
+        embedded=result.get("embedded"),
     )

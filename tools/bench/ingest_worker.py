@@ -2,26 +2,47 @@
 
 Run as ``python -m tools.bench.ingest_worker`` with MORAINE_HOME / MORAINE_CONFIG set (see tools.bench.home). It
 is a separate process so that its peak RSS is the ingest's alone and the store's lock is released when it exits.
+With ``MORAINE_BENCH_EMBED_THREADS=N`` the daemon's background vectorizer (N embedder threads, lowest CPU priority)
+runs in the same process for the whole pass, as it does in ``moraine serve``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from typing import Any
 
 from moraine.config import load_config
 from moraine.ingest.pipeline import ingest_once
 from moraine.store.client import Store
+
+EMBED_THREADS = "MORAINE_BENCH_EMBED_THREADS"
+
+
+def _start_vectorizer(config: Any, threads: int) -> Any:
+    from moraine.semantic.embedder import load_embedder
+    from moraine.semantic.vectorizer import BackgroundVectorizer
+
+    vectorizer = BackgroundVectorizer(
+        Store(config.store_dsn, config.database), load_embedder(threads), poll_seconds=0.5
+    )
+    vectorizer.start()
+    return vectorizer
 
 
 def main() -> int:
     config = load_config()
     started = time.perf_counter()
     store = Store.open(config.store_dsn, config.database)
+    threads = int(os.environ.get(EMBED_THREADS, "0"))
+    vectorizer = _start_vectorizer(config, threads) if threads else None
     opened = time.perf_counter()
     summary = ingest_once(store, config, sources=[s.name for s in config.sources if s.enabled])
     done = time.perf_counter()
+    if vectorizer is not None:
+        vectorizer.shutdown()
     events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]
     store.close()
     result = {
@@ -32,6 +53,7 @@ def main() -> int:
         "errors": summary.errors,
         "open_seconds": opened - started,
         "ingest_seconds": done - opened,
+        "embedded": vectorizer.embedded if vectorizer is not None else None,
     }
     sys.stdout.write(json.dumps(result) + "\n")
     return 0

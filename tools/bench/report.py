@@ -10,6 +10,7 @@ from rich.table import Table
 
 from tools.bench.baseline import Baseline
 from tools.bench.ingest import IngestRun
+from tools.bench.semantic import SemanticRun
 from tools.bench.latency import CaseResult, ConcurrentResult
 from tools.bench.relevance import Relevance
 from tools.bench.targets import check_targets
@@ -34,6 +35,7 @@ class Report:
     relevance: Relevance | None = None
     phases: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    semantic: SemanticRun | None = None
 
     def search_ratio(self) -> dict[str, float]:
         """Return baseline p50 / warm search p50, per query class (global scope)."""
@@ -87,6 +89,9 @@ class Report:
             },
             "search_speedup_vs_baseline": self.search_ratio(),
             "relevance": self.relevance.to_json() if self.relevance else None,
+            "semantic": (
+                {**self.semantic.to_json(), "warm": cases(self.semantic.warm)} if self.semantic else None
+            ),
             "targets": [],
             "phases_seconds": {k: round(v, 1) for k, v in self.phases.items()},
             "notes": self.notes,
@@ -181,6 +186,8 @@ def print_report(report: Report, console: Console | None = None) -> None:
         )
         for miss in r.misses[:10]:
             console.print(f"  miss: {miss}")
+    if report.semantic is not None:
+        _print_semantic(report.semantic, console)
     table = Table(title=f"Targets (stated for 1,000,000 events; this run: {c['events']:,})")
     for head in ("target", "limit", "figure", "met"):
         table.add_column(head)
@@ -191,3 +198,25 @@ def print_report(report: Report, console: Console | None = None) -> None:
     console.print(table)
     for note in report.notes:
         console.print(f"note: {note}")
+
+
+def _print_semantic(run: SemanticRun, console: Console) -> None:
+    if run.ingest is not None:
+        i = run.ingest
+        console.print(
+            f"ingest with the embedder running ({run.threads} thread(s), lowest CPU priority): "
+            f"{i.events_per_second:,.0f} events/s, {i.cpu_seconds:.0f} CPU s, peak RSS {i.peak_rss_mb:,.0f} MB, "
+            f"{i.embedded or 0:,} passages embedded during the pass"
+        )
+    console.print(
+        f"hybrid search over {run.vectors:,} vectors ({run.synthetic:,} synthetic, filled in {run.fill_seconds:.0f} s)"
+    )
+    table = Table(title="search_sessions with hybrid ranking on (ms)")
+    for head in ("case", "went hybrid", "warm p50", "warm p95", "warm p99", "CPU/call", "errors"):
+        table.add_column(head, justify="right")
+    for r in run.warm:
+        lat = r.latency
+        cells = [f"{lat.p50:.1f}", f"{lat.p95:.1f}", f"{lat.p99:.1f}"] if lat else ["-", "-", "-"]
+        cpu = f"{r.cpu_ms:.1f}" if r.cpu_ms is not None else "-"
+        table.add_row(r.name, run.hybrid_variants.get(r.name, "-"), *cells, cpu, str(len(r.errors) or ""))
+    console.print(table)

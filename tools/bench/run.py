@@ -16,7 +16,7 @@ from moraine.config import load_config
 from moraine.store.client import Store
 from tools.bench.baseline import run_baseline
 from tools.bench.cache import NO_RESULT_CACHES, disable_result_caches, make_cold
-from tools.bench.cases import build_cases
+from tools.bench.cases import Case, build_cases
 from tools.bench.client import ToolClient, open_client
 from tools.bench.home import bench_env, write_config
 from tools.bench.ingest import run_ingest
@@ -24,6 +24,8 @@ from tools.bench.latency import run_cold, run_concurrent, run_warm
 from tools.bench.machine import describe_machine
 from tools.bench.relevance import check_relevance
 from tools.bench.report import Report
+from tools.bench.semantic import SemanticRun, fill_synthetic_vectors, run_hybrid, vector_rows
+from tools.bench.settle import wait_for_merges
 from tools.bench.watch import measure_watch
 from tools.corpus import MANIFEST, generate
 
@@ -45,6 +47,7 @@ class Options:
     baseline_repeat: int = 3
     watch_probes: int = 5
     keep: bool = False
+    semantic_threads: int = 0  # > 0: also measure semantic recall (tools.bench.semantic)
 
 
 def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Json, bool]:
@@ -102,6 +105,18 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
         phases["ingest"] = time.perf_counter() - t
         report = _query_phases(options, home, root, manifest, machine, corpus, console, phases)
         report.ingest = ingest
+        if report.semantic is not None:
+            console.print(
+                f"ingesting again with the embedder running ({options.semantic_threads} thread(s)) ..."
+            )
+            t = time.perf_counter()
+            again = scratch / "home-embedder"
+            write_config(again, root, manifest)
+            report.semantic.ingest = run_ingest(
+                again, manifest["events"], manifest["bytes"], embed_threads=options.semantic_threads
+            )
+            shutil.rmtree(again / "store", ignore_errors=True)
+            phases["ingest with embedder"] = time.perf_counter() - t
         load = machine["load_average_at_start"][0]
         if load > 0.5 * machine["nproc"]:
             report.notes.append(
@@ -152,6 +167,15 @@ def _timed_phases(
     phases: dict[str, float],
 ) -> Report:
     report = Report(machine=machine, corpus=corpus, client=client.via, phases=phases)
+    console.print("waiting for the bulk load's background merges ...")
+    waited, settled = wait_for_merges(store)
+    phases["merges settle"] = waited
+    report.notes.append(
+        f"reads were timed after the bulk load's background merges finished ({waited:.0f} s after ingest), "
+        "the state a running daemon is in"
+        if settled
+        else f"merges were still running {waited:.0f} s after ingest: read figures include merge contention"
+    )
     t = time.perf_counter()
     cases = build_cases(client, manifest)
     report.relevance = check_relevance(client, manifest)
@@ -185,9 +209,32 @@ def _timed_phases(
         t = time.perf_counter()
         report.watch = measure_watch(store, client, home / "live", options.watch_probes)
         phases["watch"] = time.perf_counter() - t
+    if options.semantic_threads:
+        report.semantic = _semantic(options, store, client, cases, console, phases)
     report.notes.append(
         "warm figures run with "
         + ", ".join(f"{k}={v}" for k, v in NO_RESULT_CACHES.items())
         + " so repeated queries are not served from result caches"
     )
     return report
+
+
+def _semantic(
+    options: Options,
+    store: Store,
+    client: ToolClient,
+    cases: list[Case],
+    console: Console,
+    phases: dict[str, float],
+) -> SemanticRun:
+    run = SemanticRun(threads=options.semantic_threads)
+    console.print("filling the vectors table (synthetic vectors for every eligible event) ...")
+    _, run.fill_seconds = fill_synthetic_vectors(store)
+    phases["fill vectors"] = run.fill_seconds
+    wait_for_merges(store)
+    run.vectors, run.synthetic = vector_rows(store)
+    console.print("hybrid search, warm ...")
+    t = time.perf_counter()
+    run.warm, run.hybrid_variants = run_hybrid(client, cases, options.repeat, options.semantic_threads)
+    phases["hybrid warm"] = time.perf_counter() - t
+    return run
