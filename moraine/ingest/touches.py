@@ -1,4 +1,4 @@
-"""The file-touch hook: ``moraine.attention.extract.extract_touches(event, ctx)`` when that module exists.
+"""The file-touch hook of ingest: ``moraine.attention.extract.extract_touches`` plus the row columns it knows.
 
 Each returned item is a mapping of ``touches`` column -> value; columns it leaves out that ``TouchContext`` knows
 (session_key, seq, turn_seq, harness, source, timestamp, stream_id, source_offset) are filled in here.
@@ -6,12 +6,11 @@ Each returned item is a mapping of ``touches`` column -> value; columns it leave
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from moraine.attention import extract
 from moraine.ingest.model import Event
 
 __all__ = ["TouchContext", "extract_touches"]
@@ -30,28 +29,8 @@ class TouchContext:
     source_offset: int
 
 
-_Extractor = Callable[[Event, TouchContext], list[Mapping[str, Any]]]
-_loaded: list[_Extractor | None] = []
-
-
-def _extractor() -> _Extractor | None:
-    if not _loaded:
-        try:
-            module = importlib.import_module("moraine.attention.extract")
-        except ModuleNotFoundError as exc:
-            if exc.name not in ("moraine.attention", "moraine.attention.extract"):
-                raise
-            _loaded.append(None)
-        else:
-            _loaded.append(getattr(module, "extract_touches", None))
-    return _loaded[0]
-
-
 def extract_touches(event: Event, ctx: TouchContext) -> list[dict[str, Any]]:
-    """Return the touches rows of one (redacted) tool call; none when file attention is not installed."""
-    extractor = _extractor()
-    if extractor is None:
-        return []
+    """Return the touches rows of one (redacted) tool call."""
     base = {
         "session_key": ctx.session_key,
         "seq": ctx.seq,
@@ -62,4 +41,4 @@ def extract_touches(event: Event, ctx: TouchContext) -> list[dict[str, Any]]:
         "stream_id": ctx.stream_id,
         "source_offset": ctx.source_offset,
     }
-    return [{**base, **dict(item)} for item in extractor(event, ctx)]
+    return [{**base, **dict(item)} for item in extract.extract_touches(event, ctx)]
