@@ -68,23 +68,21 @@ def search_data(
             field="query",
         )
     key, turn_seq = _scope(store, within_id, floor)
+    search_query = SearchQuery(
+        terms=tuple(terms),
+        types=tuple(event_types),
+        limit=n_hits,
+        harness=harness,
+        source=source,
+        session_key=key,
+        turn_seq=turn_seq,
+        floor=floor,
+    )
     fuser = fuser_for(query, event_types)  # semantic recall (hybrid ranking); None: lexical only
+    if fuser is not None:
+        fuser.prefetch(store, search_query)  # the vector side runs while BM25 does
     page = search(
-        store,
-        SearchQuery(
-            terms=tuple(terms),
-            types=tuple(event_types),
-            limit=n_hits,
-            harness=harness,
-            source=source,
-            session_key=key,
-            turn_seq=turn_seq,
-            floor=floor,
-        ),
-        bm25,
-        snippet_chars,
-        fuse=fuser,
-        fuse_depth=fuser.depth if fuser else 0,
+        store, search_query, bm25, snippet_chars, fuse=fuser, fuse_depth=fuser.depth if fuser else 0
     )
     results = []
     for rank, hit in enumerate(page.hits, start=1):

@@ -13,6 +13,7 @@ hook for one request, or None when the search stays lexical.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Mapping, Sequence
@@ -103,25 +104,36 @@ class Fuser:
         self.hybrid = hybrid
         self.query_text = query_text
         self.depth = hybrid.settings.depth
-        # The query is embedded while BM25 runs (the engine releases the GIL): latency is max(), not the sum.
-        self._vector: Future[list[float]] = _EMBEDDING.submit(hybrid.embedder.query, query_text)
+        self._vector_side: Future[list[tuple[int, int, float]]] | None = None
 
-    def __call__(
-        self, store: Store, query: SearchQuery, lexical: list[tuple[int, int, float]]
-    ) -> list[tuple[int, int, float]]:
-        """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
-        vector_types = [t for t in query.types if t in VECTOR_TYPES]
+    def prefetch(self, store: Store, query: SearchQuery) -> None:
+        """Start the vector side now (embed the query, then its nearest vectors) so that it runs while BM25 does.
+
+        The job runs in this call's context, so its queries carry the call's cancellation tag.
+        """
+        context = contextvars.copy_context()
+        self._vector_side = _EMBEDDING.submit(context.run, self._vector_candidates, store, query)
+
+    def _vector_candidates(self, store: Store, query: SearchQuery) -> list[tuple[int, int, float]]:
         extra = None
         floor = getattr(query, "floor", None)  # a project-only server's scope applies to vectors too
         if floor is not None:
             from moraine.scope.floor import floor_condition
 
             extra = floor_condition(store, floor)
-        vector = nearest(
-            store, self._vector.result(), types=vector_types, limit=self.depth,
+        return nearest(
+            store, self.hybrid.embedder.query(self.query_text),
+            types=[t for t in query.types if t in VECTOR_TYPES], limit=self.depth,
             harness=query.harness, source=query.source, session_key=query.session_key, turn_seq=query.turn_seq,
             extra=extra,
         )  # fmt: skip
+
+    def __call__(
+        self, store: Store, query: SearchQuery, lexical: list[tuple[int, int, float]]
+    ) -> list[tuple[int, int, float]]:
+        """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
+        side, self._vector_side = self._vector_side, None
+        vector = side.result() if side is not None else self._vector_candidates(store, query)
         kinds = _types_of(store, lexical) if set(query.types) - set(VECTOR_TYPES) else {}
         candidates = [
             Candidate(key, seq, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
