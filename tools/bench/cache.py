@@ -42,10 +42,11 @@ def make_cold(store: Store, store_dir: Path | None) -> list[str]:
         except StoreError:
             failed.append(statement)
     if store_dir is not None:
-        for path in store_dir.rglob("*"):
-            if path.is_file():
+        # os.walk skips directories that vanish mid-walk (background merges remove their tmp_merge_* dirs).
+        for folder, _, names in os.walk(store_dir):
+            for name in names:
                 try:
-                    fd = os.open(path, os.O_RDONLY)
+                    fd = os.open(os.path.join(folder, name), os.O_RDONLY)
                 except OSError:
                     continue
                 try:
