@@ -15,19 +15,26 @@ __all__ = ["wait_for_merges"]
 
 
 def wait_for_merges(
-    store: Store, limit_seconds: float = 1800.0, poll_seconds: float = 1.0
+    store: Store, limit_seconds: float = 1800.0, quiet_seconds: float = 20.0, poll_seconds: float = 1.0
 ) -> tuple[float, bool]:
-    """Return (seconds waited, settled): settled is False when merges still ran after ``limit_seconds``."""
+    """Return (seconds waited, settled) once no merge has run for ``quiet_seconds`` (merges are scheduled one after
+    another, so a single idle moment proves nothing); settled is False when merges still ran after ``limit_seconds``.
+    """
     started = time.perf_counter()
+    quiet_since = started
     while True:
-        running = int(
-            store.query(
-                "SELECT count() FROM system.merges WHERE database = {db:String}", {"db": store.database}
-            )[0][0]
-        )
-        waited = time.perf_counter() - started
-        if running == 0:
-            return waited, True
-        if waited >= limit_seconds:
-            return waited, False
+        now = time.perf_counter()
+        if _merging(store):
+            quiet_since = now
+        elif now - quiet_since >= quiet_seconds:
+            return quiet_since - started, True
+        if now - started >= limit_seconds:
+            return now - started, False
         time.sleep(poll_seconds)
+
+
+def _merging(store: Store) -> bool:
+    rows = store.query(
+        "SELECT count() FROM system.merges WHERE database = {db:String}", {"db": store.database}
+    )
+    return int(rows[0][0]) > 0
