@@ -36,6 +36,7 @@ __all__ = [
     "HARNESSES",
     "Config",
     "SourceConfig",
+    "TableReader",
     "default_sources",
     "glob_root",
     "harness_for_source",
@@ -112,6 +113,10 @@ class Config:
                 return source
         known = ", ".join(s.name for s in self.sources)
         raise ConfigError(f"unknown source {name!r}; configured sources: {known}")
+
+    def reader(self) -> TableReader:
+        """Return a reader whose errors name this configuration's file (for tables kept in ``extra``)."""
+        return TableReader(f"{self.path}: " if self.path else "")
 
 
 def _mac_support() -> str:
@@ -225,8 +230,8 @@ def _env_path() -> Path | None:
 
 
 def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
-    where = f"{file}: " if file else ""
-    reader = _Reader(where)
+    reader = TableReader(f"{file}: " if file else "")
+    where = reader.where
     store = reader.table(data, "store", {"dsn", "database"})
     ingest = reader.table(data, "ingest", {"batch_size", "rescan_seconds"})
     search = reader.table(data, "search", {"max_results", "bm25_k1", "bm25_b"})
@@ -253,7 +258,7 @@ def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
     )
 
 
-def _sources(raw: object, reader: _Reader) -> tuple[SourceConfig, ...]:
+def _sources(raw: object, reader: TableReader) -> tuple[SourceConfig, ...]:
     if not isinstance(raw, list):
         raise ConfigError(f"{reader.where}sources must be an array of tables ([[sources]])")
     by_name = {source.name: source for source in default_sources()}
@@ -314,8 +319,8 @@ def glob_root(pattern: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _Reader:
-    """Typed access to TOML values that names the offending key in every error."""
+class TableReader:
+    """Typed access to TOML values that names the offending key (and the file, via ``where``) in every error."""
 
     where: str
 

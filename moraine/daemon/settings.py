@@ -35,22 +35,18 @@ def daemon_settings(config: Config) -> DaemonSettings:
     Raises:
         ConfigError: the table has an unknown key or a value of the wrong type or range.
     """
-    where = f"{config.path}: " if config.path else ""
-    raw = config.extra.get("daemon", {})
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{where}daemon must be a table ([daemon])")
-    unknown = sorted(set(raw) - _ALLOWED)
-    if unknown:
-        raise ConfigError(
-            f"{where}daemon.{unknown[0]} is not a known setting (known: {', '.join(sorted(_ALLOWED))})"
-        )
+    reader = config.reader()
+    raw = reader.table(config.extra, "daemon", _ALLOWED)
+    where = reader.where
     defaults = DaemonSettings()
     return DaemonSettings(
         port=_integer(raw, "port", defaults.port, 0, 65535, where),
         max_concurrent=_integer(raw, "max_concurrent", defaults.max_concurrent, 1, 1024, where),
         max_queued=_integer(raw, "max_queued", defaults.max_queued, 0, 100_000, where),
-        start_timeout_seconds=_number(raw, "start_timeout_seconds", defaults.start_timeout_seconds, where),
-        idle_exit_seconds=_number(raw, "idle_exit_seconds", defaults.idle_exit_seconds, where),
+        start_timeout_seconds=reader.number(
+            raw, "daemon.start_timeout_seconds", defaults.start_timeout_seconds
+        ),
+        idle_exit_seconds=reader.number(raw, "daemon.idle_exit_seconds", defaults.idle_exit_seconds),
     )
 
 
@@ -59,10 +55,3 @@ def _integer(raw: dict[str, Any], key: str, default: int, low: int, high: int, w
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ConfigError(f"{where}daemon.{key} must be an integer from {low} to {high} (got {value!r})")
     return value
-
-
-def _number(raw: dict[str, Any], key: str, default: float, where: str) -> float:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ConfigError(f"{where}daemon.{key} must be a non-negative number (got {value!r})")
-    return float(value)

@@ -88,7 +88,8 @@ def mirror_settings(config: Config) -> MirrorSettings:
     Raises:
         ConfigError: a table is malformed, a key unknown, a name or URL invalid, or a route names no backend.
     """
-    where = f"{config.path}: " if config.path else ""
+    reader = config.reader()
+    where = reader.where
     raw_backends = config.extra.get("backends", {})
     if not isinstance(raw_backends, dict):
         raise ConfigError(f"{where}backends must be a table of tables ([backends.<name>])")
@@ -101,11 +102,7 @@ def mirror_settings(config: Config) -> MirrorSettings:
             )
         if not isinstance(raw, dict):
             raise ConfigError(f"{where}{key} must be a table")
-        unknown = sorted(set(raw) - _BACKEND_KEYS)
-        if unknown:
-            raise ConfigError(
-                f"{where}{key}.{unknown[0]} is not a known setting (known: {', '.join(sorted(_BACKEND_KEYS))})"
-            )
+        reader.only(raw, key, _BACKEND_KEYS)
         url = raw.get("url")
         if not isinstance(url, str) or not re.match(r"^https?://", url):
             raise ConfigError(
@@ -130,9 +127,7 @@ def mirror_settings(config: Config) -> MirrorSettings:
         key = f"routes[{index}]"
         if not isinstance(raw, dict):
             raise ConfigError(f"{where}{key} must be a table")
-        unknown = sorted(set(raw) - _ROUTE_KEYS)
-        if unknown:
-            raise ConfigError(f"{where}{key}.{unknown[0]} is not a known setting (known: backend, glob)")
+        reader.only(raw, key, _ROUTE_KEYS)
         glob, backend = raw.get("glob"), raw.get("backend")
         if not isinstance(glob, str) or not glob.strip():
             raise ConfigError(f"{where}{key}.glob must be a non-empty string")
