@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,9 +16,7 @@ __all__ = [
     "EventSummary",
     "event_head",
     "EventContext",
-    "fetch_event",
     "fetch_event_context",
-    "fetch_event_heads",
     "page_events",
 ]
 
@@ -90,16 +87,6 @@ class EventHead:
     encrypted: bool
 
 
-def fetch_event(store: Store, key: int, seq: int) -> EventDetail | None:
-    """Return one event in full, or ``None``."""
-    rows = store.query(
-        f"SELECT {_DETAIL_COLUMNS} FROM {store.table('events')} "
-        "WHERE session_key = {key:UInt64} AND seq = {seq:UInt32} LIMIT 1",
-        {"key": key, "seq": seq},
-    )
-    return _detail(rows[0]) if rows else None
-
-
 def _detail(r: tuple[Any, ...]) -> EventDetail:
     return EventDetail(
         key=int(r[0]),
@@ -119,20 +106,6 @@ def _detail(r: tuple[Any, ...]) -> EventDetail:
         tool_error=None if r[14] is None else bool(r[14]),
         encrypted=bool(r[15]),
     )
-
-
-def fetch_event_heads(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], EventHead]:
-    """Return the events for these (session key, seq) pairs, by pair (missing pairs are absent)."""
-    wanted = sorted(set(pairs))
-    if not wanted:
-        return {}
-    rows = store.query(
-        f"SELECT {HEAD_COLUMNS} FROM {store.table('events')} "
-        "WHERE (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
-        {"pairs": wanted},
-    )
-    heads = (event_head(r) for r in rows)
-    return {(head.key, head.seq): head for head in heads}
 
 
 def event_head(r: tuple[Any, ...]) -> EventHead:

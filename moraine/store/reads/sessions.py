@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
 
-__all__ = ["SESSION_COLUMNS", "SessionRecord", "fetch_session", "fetch_sessions", "session_from_row"]
+__all__ = ["SESSION_COLUMNS", "SessionRecord", "fetch_session", "session_from_row"]
 
 SESSION_COLUMNS = (
     "session_key, source, harness, title, summary, slug, first_user_message, started_at, updated_at, "
@@ -72,16 +71,3 @@ def fetch_session(store: Store, key: int) -> SessionRecord | None:
         {"key": key},
     )
     return session_from_row(rows[0]) if rows else None
-
-
-def fetch_sessions(store: Store, keys: Iterable[int]) -> dict[int, SessionRecord]:
-    """Return the sessions with these keys, by key (missing keys are absent)."""
-    wanted = sorted(set(keys))
-    if not wanted:
-        return {}
-    rows = store.query(
-        f"SELECT {SESSION_COLUMNS} FROM {store.table('sessions')} FINAL "
-        "WHERE session_key IN {keys:Array(UInt64)}",
-        {"keys": wanted},
-    )
-    return {record.key: record for record in map(session_from_row, rows)}

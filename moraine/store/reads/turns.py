@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -11,17 +10,14 @@ from moraine.store.client import Store
 
 __all__ = [
     "TURN_HEAD_COLUMNS",
-    "TURN_COLUMNS",
     "TurnHead",
     "TurnRecord",
     "fetch_turn",
-    "fetch_turns",
     "page_turns",
     "turn_head",
-    "turn_record",
 ]
 
-TURN_COLUMNS = (
+_COLUMNS = (
     "session_key, turn_seq, first_seq, last_seq, event_count, completed, terminal_seq, started_at, updated_at, "
     "user_input_seq, user_input_text, user_input_truncated, final_seq, final_text, final_truncated, "
     "tools_called, event_types"
@@ -69,8 +65,8 @@ def turn_head(row: tuple[Any, ...]) -> TurnHead:
     return TurnHead(key=int(row[0]), turn_seq=int(row[1]), completed=bool(row[2]), event_count=int(row[3]))
 
 
-def turn_record(row: tuple[Any, ...]) -> TurnRecord:
-    """Build a record from a row selected with ``TURN_COLUMNS``."""
+def _record(row: tuple[Any, ...]) -> TurnRecord:
+    """Build a record from a row selected with ``_COLUMNS``."""
     return TurnRecord(
         key=int(row[0]),
         turn_seq=int(row[1]),
@@ -95,32 +91,19 @@ def turn_record(row: tuple[Any, ...]) -> TurnRecord:
 def fetch_turn(store: Store, key: int, turn_seq: int) -> TurnRecord | None:
     """Return one turn, or ``None``."""
     rows = store.query(
-        f"SELECT {TURN_COLUMNS} FROM {store.table('turns')} FINAL "
+        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
         "WHERE session_key = {key:UInt64} AND turn_seq = {turn:UInt32}",
         {"key": key, "turn": turn_seq},
     )
-    return turn_record(rows[0]) if rows else None
-
-
-def fetch_turns(store: Store, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], TurnRecord]:
-    """Return the turns for these (session key, turn_seq) pairs, by pair (missing pairs are absent)."""
-    wanted = sorted(set(pairs))
-    if not wanted:
-        return {}
-    rows = store.query(
-        f"SELECT {TURN_COLUMNS} FROM {store.table('turns')} FINAL "
-        "WHERE (session_key, turn_seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
-        {"pairs": wanted},
-    )
-    return {(record.key, record.turn_seq): record for record in map(turn_record, rows)}
+    return _record(rows[0]) if rows else None
 
 
 def page_turns(store: Store, key: int, after: int, upto: int, limit: int) -> list[TurnRecord]:
     """Return at most ``limit`` turns of a session with ``after < turn_seq <= upto``, in turn order."""
     rows = store.query(
-        f"SELECT {TURN_COLUMNS} FROM {store.table('turns')} FINAL "
+        f"SELECT {_COLUMNS} FROM {store.table('turns')} FINAL "
         "WHERE session_key = {key:UInt64} AND turn_seq > {after:UInt32} AND turn_seq <= {upto:UInt32} "
         "ORDER BY turn_seq LIMIT {limit:UInt32}",
         {"key": key, "after": after, "upto": upto, "limit": limit},
     )
-    return [turn_record(row) for row in rows]
+    return [_record(row) for row in rows]
