@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
 from itertools import chain
 
 __all__ = ["MAX_TERM_CHARS", "query_terms", "term_frequencies", "tokenize"]
@@ -111,7 +110,7 @@ def _chunk_terms(chunk: str) -> tuple[str, ...]:
         return terms
     out: list[str] = []
     if chunk.isascii():
-        _tokenize_ascii(chunk, out, out.append)
+        _tokenize_ascii(chunk, out)
     else:
         _tokenize_unicode(chunk, out)
     terms = tuple(out)
@@ -139,7 +138,8 @@ def _tokenize_unicode(chunk: str, out: list[str]) -> None:
 _ASCII_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]*[a-z0-9]+|[A-Z]+")
 
 
-def _tokenize_ascii(chunk: str, out: list[str], append: Callable[[str], None]) -> None:
+def _tokenize_ascii(chunk: str, out: list[str]) -> None:
+    append = out.append
     if chunk.isalnum():  # one part, no connectors
         lower = chunk.lower()
         if len(chunk) <= MAX_TERM_CHARS:

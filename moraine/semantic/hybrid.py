@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from moraine.errors import ConfigError
+from moraine.scope.floor import floor_condition
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.fusion import Candidate, fuse
 from moraine.semantic.vectorizer import VECTOR_TYPES
@@ -115,12 +116,8 @@ class Fuser:
         self._vector_side = _EMBEDDING.submit(context.run, self._vector_candidates, store, query)
 
     def _vector_candidates(self, store: Store, query: SearchQuery) -> list[tuple[int, int, float]]:
-        extra = None
-        floor = getattr(query, "floor", None)  # a project-only server's scope applies to vectors too
-        if floor is not None:
-            from moraine.scope.floor import floor_condition
-
-            extra = floor_condition(store, floor)
+        # A project-only server's scope applies to vectors too.
+        extra = floor_condition(store, query.floor) if query.floor is not None else None
         return nearest(
             store, self.hybrid.embedder.query(self.query_text),
             types=[t for t in query.types if t in VECTOR_TYPES], limit=self.depth,
