@@ -7,8 +7,7 @@ How the pipeline calls it (once per stored tool call, after redaction, in the ba
     touches = extract_touches(event, ctx)              # each Touch is a Mapping of touches column -> value
     store.insert("touches", [t.as_row() for t in touches], TOUCH_COLUMNS)  # after events, before turns
 
-``moraine.ingest.touches`` (the pipeline's hook) passes its own context object with the same attribute names; an
-optional ``projects`` attribute (a shared ``ProjectResolver``) lets a caller own the directory cache.
+``projects`` (a shared ``ProjectResolver``) lets a caller own the directory cache.
 
 Only ``tool_call`` events yield touches, never Moraine's own tools. Sources, in order (first wins per file):
 structured argument keys at any depth (``path_suffix``), ``apply_patch`` bodies (``patch_path``), shell
@@ -25,7 +24,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from moraine.attention.patch import patch_paths
 from moraine.attention.pathtext import clean_path
@@ -39,7 +38,6 @@ __all__ = [
     "MatchKind",
     "Touch",
     "TouchContext",
-    "TouchContextLike",
     "extract_touches",
     "is_moraine_tool_name",
 ]
@@ -99,18 +97,6 @@ _MAX_CANDIDATES = 64
 _SPACE = re.compile(r"\s+")
 
 _default_resolver: ProjectResolver | None = None
-
-
-class TouchContextLike(Protocol):
-    """The attributes ``extract_touches`` reads from its context (``TouchContext`` or the pipeline's own)."""
-
-    session_key: int
-    seq: int
-    turn_seq: int
-    harness: str
-    source: str
-    stream_id: int
-    source_offset: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +163,7 @@ def is_moraine_tool_name(name: str | None) -> bool:
     return any(lowered == tool or lowered.endswith("__" + tool) for tool in MORAINE_TOOL_NAMES)
 
 
-def extract_touches(event: Event, ctx: TouchContextLike) -> list[Touch]:
+def extract_touches(event: Event, ctx: TouchContext) -> list[Touch]:
     """Return the file touches of one event (empty unless it is a tool call to a non-Moraine tool)."""
     if (
         event.type is not EventType.TOOL_CALL
@@ -186,9 +172,9 @@ def extract_touches(event: Event, ctx: TouchContextLike) -> list[Touch]:
     ):
         return []
     arguments = _decode(event.arguments)
-    cwd = event.cwd or getattr(ctx, "cwd", None)
+    cwd = event.cwd or ctx.cwd
     base = _workdir(arguments, cwd)
-    resolver = getattr(ctx, "projects", None) or _shared_resolver()
+    resolver = ctx.projects or _shared_resolver()
     touches: list[Touch] = []
     seen: set[str] = set()
     for raw, kind, relative_to, strong, preview in _candidates(event.tool_name, arguments):
@@ -339,7 +325,7 @@ def _clip(text: str) -> str:
     return flat if len(flat) <= PREVIEW_CHARS else flat[:PREVIEW_CHARS] + "…"
 
 
-def _touch(event: Event, ctx: TouchContextLike, placed: Placement, kind: str, preview: str) -> Touch:
+def _touch(event: Event, ctx: TouchContext, placed: Placement, kind: str, preview: str) -> Touch:
     return Touch(
         tail=placed.tail,
         session_key=ctx.session_key,
@@ -352,7 +338,7 @@ def _touch(event: Event, ctx: TouchContextLike, placed: Placement, kind: str, pr
         tool_name=event.tool_name or "",
         harness=ctx.harness,
         source=ctx.source,
-        timestamp=getattr(ctx, "timestamp", event.timestamp),
+        timestamp=ctx.timestamp,
         action_preview=preview,
         stream_id=ctx.stream_id,
         source_offset=ctx.source_offset,

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from moraine.attention.extract import TouchContext, extract_touches
 from moraine.config import Config, SourceConfig, glob_root
 from moraine.errors import StoreError
 from moraine.ids import session_key
@@ -32,7 +33,6 @@ from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
 from moraine.ingest.reader import ReadItem, Reader
 from moraine.ingest.rows import clean, dumps, event_summary, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
-from moraine.ingest.touches import TouchContext, extract_touches
 from moraine.ingest.validate import InvalidItem, check_event
 from moraine.redact import redact_text, redact_value
 from moraine.store.client import Store

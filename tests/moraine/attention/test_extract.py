@@ -161,11 +161,10 @@ def test_touch_is_a_mapping_of_the_touches_columns(layout: Layout) -> None:
     assert tuple(row.values()) == touch.as_row()
 
 
-def test_the_pipeline_hook_returns_complete_rows(layout: Layout) -> None:
-    from moraine.ingest import touches as hook
-
-    ctx = hook.TouchContext(9, 4, 1, "claude-code", "claude", WHEN, str(layout.repo), 5, 100)
-    [row] = hook.extract_touches(call("Read", {"file_path": "src/app.py"}, None), ctx)
+def test_the_pipeline_call_returns_complete_rows(layout: Layout) -> None:
+    # The pipeline's positional context: keys, turn, harness, source, stored time, session cwd, stream, offset.
+    ctx = TouchContext(9, 4, 1, "claude-code", "claude", WHEN, str(layout.repo), 5, 100)
+    [row] = extract_touches(call("Read", {"file_path": "src/app.py"}, None), ctx)
     assert {
         k: row[k] for k in ("tail", "session_key", "seq", "turn_seq", "source", "stream_id", "timestamp")
     } == {
