@@ -7,11 +7,14 @@ own test case while the server starts once. ``moraine mcp`` relays to a daemon i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import anyio
 import pytest
 from daemon_support import DaemonHome
 from stdio_session import MORAINE, StdioRun, run_calls
+
+from fixtures.scope.projects import ScopeHome, prepare_scope_home
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +26,13 @@ def stdio_run() -> Iterator[StdioRun]:
         yield anyio.run(run_calls, home.relay_params())
     finally:
         home.cleanup()
+
+
+@pytest.fixture(scope="module")
+def scope_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopeHome]:
+    """A home with Git projects and worktrees holding sessions (``fixtures.scope``); its daemon stops afterwards."""
+    home = prepare_scope_home(Path(tmp_path_factory.mktemp("scope")))
+    try:
+        yield home
+    finally:
+        home.stop_daemon()

@@ -10,7 +10,6 @@ every ID it returns opens on it. The ``[mcp] project_only`` config key gives the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,6 @@ from fixtures.scope.projects import (
     Server,
     key_of,
     names_in,
-    prepare_scope_home,
     run_servers,
 )
 from moraine import ids
@@ -137,15 +135,6 @@ async def _floored(call: Call, work: Path, foreign_cursor: str) -> dict[str, Any
         assert len(pages) < 20
     cursor = await call("open", {"cursor": foreign_cursor})
     return {"rows": replies, "opened": opened, "pages": pages, "foreign cursor": cursor}
-
-
-@pytest.fixture(scope="module")
-def scope_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopeHome]:
-    home = prepare_scope_home(Path(tmp_path_factory.mktemp("project-only")))
-    try:
-        yield home
-    finally:
-        home.stop_daemon()
 
 
 @pytest.fixture(scope="module")

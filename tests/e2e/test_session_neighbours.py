@@ -4,13 +4,11 @@ ends; sessions without a project have none. The walk works the same on a project
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fixtures.scope.projects import CODEX, Call, ScopeHome, Server, key_of, prepare_scope_home, run_servers
+from fixtures.scope.projects import CODEX, Call, ScopeHome, Server, key_of, run_servers
 from moraine.ids import session_id
 
 NAMES = {session_id(key_of(spec.name)): spec.name for spec in [*CODEX]}
@@ -51,15 +49,6 @@ async def _walks(call: Call, instructions: str | None) -> dict[str, Any]:
 
 async def _floored_walk(call: Call, instructions: str | None) -> list[str]:
     return await _walk(call, _codex_in("alpha")[0], "next_session_id")
-
-
-@pytest.fixture(scope="module")
-def scope_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopeHome]:
-    home = prepare_scope_home(Path(tmp_path_factory.mktemp("neighbours")))
-    try:
-        yield home
-    finally:
-        home.stop_daemon()
 
 
 @pytest.fixture(scope="module")
