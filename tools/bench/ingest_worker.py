@@ -12,16 +12,19 @@ import json
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
-from moraine.config import load_config
+from moraine.config import Config, load_config
 from moraine.ingest.pipeline import ingest_once
 from moraine.store.client import Store
+
+if TYPE_CHECKING:  # the semantic modules load only when the embedder runs
+    from moraine.semantic.vectorizer import BackgroundVectorizer
 
 EMBED_THREADS = "MORAINE_BENCH_EMBED_THREADS"
 
 
-def _start_vectorizer(config: Any, threads: int) -> Any:
+def _start_vectorizer(config: Config, threads: int) -> BackgroundVectorizer:
     from moraine.semantic.embedder import load_embedder
     from moraine.semantic.vectorizer import BackgroundVectorizer
 

@@ -229,7 +229,7 @@ def _semantic(
 ) -> SemanticRun:
     run = SemanticRun(threads=options.semantic_threads)
     console.print("filling the vectors table (synthetic vectors for every eligible event) ...")
-    _, run.fill_seconds = fill_synthetic_vectors(store)
+    run.fill_seconds = fill_synthetic_vectors(store)
     phases["fill vectors"] = run.fill_seconds
     wait_for_merges(store)
     run.vectors, run.synthetic = vector_rows(store)
