@@ -9,7 +9,7 @@ from typing import Any
 
 from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER, Event, EventType
 from moraine.ingest.sessions import compact
-from moraine.search.tokenize import term_frequencies
+from moraine.search.tokenize import tokenize
 
 __all__ = [
     "EVENT_COLUMNS",
@@ -165,4 +165,5 @@ def posting_terms(event: Event) -> tuple[Counter[str], int]:
     text = searchable_text(event)
     if not text.strip():
         return Counter(), 0
-    return term_frequencies(text)
+    terms = tokenize(text)
+    return Counter(terms), len(terms)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from itertools import chain
 
-__all__ = ["MAX_TERM_CHARS", "query_terms", "term_frequencies", "tokenize"]
+__all__ = ["MAX_TERM_CHARS", "query_terms", "tokenize"]
 
 MAX_TERM_CHARS = 64
 # A "chunk": letters/digits/underscore joined by the connectors that live inside identifiers and paths.
@@ -89,12 +88,6 @@ def tokenize(text: str) -> list[str]:
     cached = _cache.get
     chunks = _CHUNK.findall(unicodedata.normalize("NFKC", text))
     return list(chain.from_iterable([cached(chunk) or _chunk_terms(chunk) for chunk in chunks]))
-
-
-def term_frequencies(text: str) -> tuple[Counter[str], int]:
-    """Return ``Counter(tokenize(text))`` and ``len(tokenize(text))``."""
-    terms = tokenize(text)
-    return Counter(terms), len(terms)
 
 
 # Agent transcripts repeat the same words and identifiers endlessly: the terms of a chunk are memoised. The cache
