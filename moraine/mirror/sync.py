@@ -17,7 +17,7 @@ from typing import Any
 
 from moraine.errors import ConfigError, StoreError
 from moraine.attention.extract import TOUCH_COLUMNS
-from moraine.ingest.batch import SESSION_COLUMNS, TURN_COLUMNS
+from moraine.ingest.batch import DOC_STATS_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS
 from moraine.ingest.checkpoints import next_version
 from moraine.ingest.rows import EVENT_COLUMNS
 from moraine.mirror.remote import open_remote
@@ -162,7 +162,7 @@ def _copy_doc_stats(remote: Store, session: _Session, events: list[dict[str, Any
         stat[0] += 1
         stat[1] += int(event["doc_len"])
     rows = [[session.stream_id, offset, kind, docs, total] for kind, (docs, total) in sorted(by_type.items())]
-    remote.insert("doc_stats", rows, ("stream_id", "source_offset", "type", "docs", "total_len"))
+    remote.insert("doc_stats", rows, DOC_STATS_COLUMNS)
 
 
 def _mirror_backend(
