@@ -26,6 +26,14 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 # ClickHouse error codes that mean a memory, disk, row or byte limit was hit.
 _LIMIT_CODES = {241, 158, 159, 160, 161, 243, 396, 307, 290, 202, 210}
 _CODE = re.compile(r"Code: (\d+)")
+# ClickHouse JIT-compiles an expression the third time it sees it. Query parameters are constants inside those
+# expressions, so the compiled code is rarely reused, and the compiling call pays 20-40 ms: at 1M events it made one
+# open(event) in ten take three times its usual 15 ms. Every statement here is short; interpreting is cheaper.
+_CLIENT_SETTINGS = {
+    "compile_expressions": 0,
+    "compile_aggregate_expressions": 0,
+    "compile_sort_description": 0,
+}
 
 
 @contextmanager
@@ -65,6 +73,8 @@ class Store:
         self._lock = threading.Lock()
         with _translate():
             self._client = clickhouse_connect.get_client(dsn=dsn)
+        for key, value in _CLIENT_SETTINGS.items():
+            self._client.set_client_setting(key, value)
 
     @classmethod
     def open(cls, dsn: str, database: str = "moraine") -> Store:
