@@ -34,6 +34,9 @@ _CLIENT_SETTINGS = {
     "compile_aggregate_expressions": 0,
     "compile_sort_description": 0,
 }
+# Writes made through the Stores of this process, by (dsn, database): see Store.write_generation.
+_WRITES: dict[tuple[str, str], int] = {}
+_WRITES_LOCK = threading.Lock()
 
 
 @contextmanager
@@ -76,6 +79,27 @@ class Store:
         for key, value in _CLIENT_SETTINGS.items():
             self._client.set_client_setting(key, value)
 
+    @property
+    def write_generation(self) -> int | None:
+        """A number that changes after every write to this database, or None when writes may go unseen.
+
+        Only one process can open an embedded (chDB) store, so all its writes pass through the Stores of this
+        process and are counted; a ClickHouse server may have other writers. Results derived from the data can be
+        kept for as long as the number stays the same. It moves after a write returns (or fails), so a result
+        computed while a write ran is kept under the number from before that write and is not reused after it.
+        """
+        return _WRITES.get((self.dsn, self.database), 0) if self.dsn.startswith("chdb:") else None
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        try:
+            with _translate():
+                yield
+        finally:
+            with _WRITES_LOCK:
+                key = (self.dsn, self.database)
+                _WRITES[key] = _WRITES.get(key, 0) + 1
+
     @classmethod
     def open(cls, dsn: str, database: str = "moraine") -> Store:
         """Connect, create the database if needed and apply pending migrations."""
@@ -99,13 +123,13 @@ class Store:
         return list(result.result_rows)
 
     def command(self, sql: str, parameters: Mapping[str, Any] | None = None) -> None:
-        with _translate():
+        with self._writing():
             self._client.command(_tagged(sql), parameters=dict(parameters or {}))
 
     def insert(self, table: str, rows: Sequence[Sequence[Any]], column_names: Sequence[str]) -> None:
         if not rows:
             return
-        with _translate():
+        with self._writing():
             self._client.insert(self.table(table), list(rows), column_names=list(column_names))
 
     def insert_columns(
@@ -114,7 +138,7 @@ class Store:
         """Insert column-oriented data (one sequence per column, all the same length): the fast path for batches."""
         if not columns or not columns[0]:
             return
-        with _translate():
+        with self._writing():
             self._client.insert(
                 self.table(table), list(columns), column_names=list(column_names), column_oriented=True
             )

@@ -4,12 +4,14 @@ Every read is a key-range lookup: postings by term (plus session key / turn when
 type, and the hits' events, turns and sessions by their keys. The score of a document is the BM25 sum over the
 matched query terms, ``idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_len / avgdl))`` with
 ``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))``; ``N`` and ``avgdl`` come from ``doc_stats`` for the selected
-event types, ``df`` from the postings of those types.
+event types (kept until the next write to an embedded store), ``df`` from the postings of those types (not
+counted for a one-term query, whose normalized scores do not depend on idf).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -66,24 +68,42 @@ class SearchPage:
     truncated: bool
 
 
-def _corpus_stats(store: Store, query: SearchQuery) -> tuple[float, float, dict[str, int]]:
-    """Return (N, avgdl, df by term) for the query's event types (one round trip)."""
+class _CorpusSizes:
+    """(documents, total length) by event-type set, kept while the store's write generation stays the same."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, str, tuple[str, ...]], tuple[int, int, int]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, store: Store, types: tuple[str, ...]) -> tuple[int, int]:
+        generation = store.write_generation
+        key = (store.dsn, store.database, types)
+        kept = self._kept.get(key)
+        if generation is not None and kept is not None and kept[0] == generation:
+            return kept[1], kept[2]
+        rows = store.query(
+            f"SELECT sum(docs), sum(total_len) FROM {store.table('doc_stats')} WHERE type IN {{types:Array(String)}}",
+            {"types": list(types)},
+        )
+        docs, total = (int(value or 0) for value in rows[0]) if rows else (0, 0)
+        if generation is not None:
+            with self._lock:
+                if len(self._kept) > 256:  # type sets are few; this only bounds a pathological caller
+                    self._kept.clear()
+                self._kept[key] = (generation, docs, total)
+        return docs, total
+
+
+_corpus_sizes = _CorpusSizes()
+
+
+def _document_frequencies(store: Store, query: SearchQuery) -> dict[str, int]:
     rows = store.query(
-        f"SELECT 1 AS corpus, '' AS term, sum(docs) AS n, sum(total_len) AS total FROM {store.table('doc_stats')} "
-        "WHERE type IN {types:Array(String)} "
-        f"UNION ALL SELECT 0, term, count(), toUInt64(0) FROM {store.table('postings')} "
+        f"SELECT term, count() FROM {store.table('postings')} "
         "WHERE term IN {terms:Array(String)} AND type IN {types:Array(String)} GROUP BY term",
         {"terms": list(query.terms), "types": list(query.types)},
     )
-    docs = total = 0
-    df: dict[str, int] = {}
-    for corpus, term, n, length in rows:
-        if corpus:
-            docs, total = int(n or 0), int(length or 0)
-        else:
-            df[str(term)] = int(n)
-    avgdl = max(total / docs, 1.0) if docs else 1.0
-    return float(max(docs, max(df.values(), default=0))), avgdl, df
+    return {str(term): int(n) for term, n in rows}
 
 
 def _idf(n_docs: float, df: int) -> float:
@@ -92,14 +112,23 @@ def _idf(n_docs: float, df: int) -> float:
 
 def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int, float]]:
     """Return up to limit + 1 (session key, seq, raw score) in the contract's order."""
-    n_docs, avgdl, df = _corpus_stats(store, query)
-    terms = [t for t in query.terms if t in df]
+    docs, total = _corpus_sizes.get(store, query.types)
+    avgdl = max(total / docs, 1.0) if docs else 1.0
+    if len(query.terms) == 1:
+        # One term: every score is idf(term) times the term's weight, and scores are normalized by the top one, so
+        # idf changes neither order nor result and its document frequency need not be counted.
+        terms, idf = list(query.terms), [1.0]
+    else:
+        df = _document_frequencies(store, query)
+        terms = [t for t in query.terms if t in df]
+        n_docs = float(max(docs, max(df.values(), default=0)))
+        idf = [_idf(n_docs, df[t]) for t in terms]
     if not terms:
         return []
     where = ["term IN {terms:Array(String)}", "type IN {types:Array(String)}"]
     params: dict[str, Any] = {
         "terms": terms,
-        "idf": [_idf(n_docs, df[t]) for t in terms],
+        "idf": idf,
         "types": list(query.types),
         "k1": bm25.k1,
         "b": bm25.b,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from fixtures.corpus.small import ENCRYPTED, Small
 from moraine.search.tokenize import query_terms
@@ -140,3 +142,50 @@ def test_encrypted_reasoning_hits_show_the_placeholder_not_the_payload(store: St
     corpus.add(Sess("enc", turns=[[Ev("reasoning", "opaquetoken " + ENCRYPTED, at(1), encrypted=True)]]))
     page = run(store, "opaquetoken", types=("reasoning",))
     assert [hit.snippet.text for hit in page.hits] == ["[encrypted reasoning omitted]"]
+
+
+def _bm25_by_hand(store: Store, terms: list[str], types: tuple[str, ...]) -> dict[tuple[int, int], float]:
+    """Normalized BM25 scores computed in Python from the stored postings and document statistics."""
+    docs, total = store.query(
+        f"SELECT sum(docs), sum(total_len) FROM {store.table('doc_stats')} WHERE type IN {{types:Array(String)}}",
+        {"types": list(types)},
+    )[0]
+    rows = store.query(
+        f"SELECT term, session_key, seq, tf, doc_len FROM {store.table('postings')} "
+        "WHERE term IN {terms:Array(String)} AND type IN {types:Array(String)}",
+        {"terms": terms, "types": list(types)},
+    )
+    df = {term: sum(1 for row in rows if row[0] == term) for term in terms}
+    n_docs, avgdl, k1, b = max(int(docs), *df.values()), int(total) / int(docs), 1.2, 0.75
+    raw: dict[tuple[int, int], float] = {}
+    for term, key, seq, tf, doc_len in rows:
+        idf = math.log(1 + (n_docs - df[term] + 0.5) / (df[term] + 0.5))
+        weight = idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_len / avgdl))
+        raw[(key, seq)] = raw.get((key, seq), 0.0) + weight
+    top = max(raw.values())
+    return {ref: score / top for ref, score in raw.items()}
+
+
+def test_scores_are_bm25_for_one_term_and_several_and_follow_new_writes(store: Store) -> None:
+    corpus = Corpus(store)
+    corpus.add(
+        Sess(
+            "bm25-a",
+            turns=[
+                [Ev("user_input", "walrus tusk", at(1))],
+                [Ev("assistant_response", "walrus walrus and a long tail of other words here", at(2))],
+                [Ev("assistant_response", "tusk only", at(3))],
+            ],
+        )
+    )
+    for wave in range(2):
+        for text in ("walrus", "walrus tusk"):
+            terms = list(query_terms(text))
+            page = run(store, text, limit=20)
+            expected = _bm25_by_hand(store, terms, DEFAULT)
+            assert len(page.hits) == len(expected) >= 2
+            for hit in page.hits:
+                assert abs(hit.score - expected[(hit.event.key, hit.event.seq)]) < 1e-6, (wave, text)
+        # Longer documents change the average length (and the walrus document frequency): scores must follow.
+        filler = " ".join(f"filler{i}" for i in range(60))
+        corpus.add(Sess("bm25-b", turns=[[Ev("user_input", f"walrus {filler}", at(4))]]))
