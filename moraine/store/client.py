@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 import clickhouse_connect
+from clickhouse_connect.driver.client import Client
 from clickhouse_connect.driver.exceptions import ClickHouseError, DatabaseError
 
 from moraine.errors import ResourceExhaustedError, StoreError
@@ -66,18 +67,56 @@ def _first_line(exc: BaseException) -> str:
 
 
 class Store:
-    """One client for one database. Thread-safe for queries (chDB sessions are; HTTP clients pool)."""
+    """One database over a small pool of connections: calls from different threads run in parallel.
 
-    def __init__(self, dsn: str, database: str = "moraine") -> None:
+    A connection runs one statement at a time, so independent reads of one tool call (and the vector side of a
+    hybrid search) are only concurrent on separate connections. The first connection opens at once (errors surface
+    here); the others open when two or more statements are in flight.
+    """
+
+    def __init__(self, dsn: str, database: str = "moraine", connections: int = 3) -> None:
         if not _IDENT.match(database):
             raise ValueError(f"database name {database!r} is not a plain identifier")
         self.dsn = dsn
         self.database = database
         self._lock = threading.Lock()
+        self._settings: dict[str, Any] = dict(_CLIENT_SETTINGS)
+        self._pool = threading.Condition()
+        self._idle: list[Client] = [self._connect()]
+        self._opened = 1
+        self._limit = max(1, connections)
+
+    def _connect(self) -> Client:
         with _translate():
-            self._client = clickhouse_connect.get_client(dsn=dsn)
-        for key, value in _CLIENT_SETTINGS.items():
-            self._client.set_client_setting(key, value)
+            return clickhouse_connect.get_client(dsn=self.dsn)
+
+    @contextmanager
+    def _connection(self) -> Iterator[Client]:
+        """Lend an idle connection (opening one while under the limit, else waiting for one)."""
+        with self._pool:
+            while not self._idle and self._opened >= self._limit:
+                self._pool.wait()
+            client = self._idle.pop() if self._idle else None
+            if client is None:
+                self._opened += 1
+        if client is None:
+            try:
+                client = self._connect()
+            except BaseException:
+                with self._pool:
+                    self._opened -= 1
+                    self._pool.notify()
+                raise
+        try:
+            yield client
+        finally:
+            with self._pool:
+                self._idle.append(client)
+                self._pool.notify()
+
+    def set_setting(self, name: str, value: Any) -> None:
+        """Run every later statement of this store with a ClickHouse setting (benchmarks and diagnostics)."""
+        self._settings[name] = value
 
     @property
     def write_generation(self) -> int | None:
@@ -91,10 +130,10 @@ class Store:
         return _WRITES.get((self.dsn, self.database), 0) if self.dsn.startswith("chdb:") else None
 
     @contextmanager
-    def _writing(self) -> Iterator[None]:
+    def _writing(self) -> Iterator[Client]:
         try:
-            with _translate():
-                yield
+            with self._connection() as client, _translate():
+                yield client
         finally:
             with _WRITES_LOCK:
                 key = (self.dsn, self.database)
@@ -116,21 +155,23 @@ class Store:
     def query(
         self, sql: str, parameters: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None
     ) -> list[tuple[Any, ...]]:
-        with _translate():
-            result = self._client.query(
-                _tagged(sql), parameters=dict(parameters or {}), settings=dict(settings or {})
+        with self._connection() as client, _translate():
+            result = client.query(
+                _tagged(sql),
+                parameters=dict(parameters or {}),
+                settings={**self._settings, **(settings or {})},
             )
         return list(result.result_rows)
 
     def command(self, sql: str, parameters: Mapping[str, Any] | None = None) -> None:
-        with self._writing():
-            self._client.command(_tagged(sql), parameters=dict(parameters or {}))
+        with self._writing() as client:
+            client.command(_tagged(sql), parameters=dict(parameters or {}))
 
     def insert(self, table: str, rows: Sequence[Sequence[Any]], column_names: Sequence[str]) -> None:
         if not rows:
             return
-        with self._writing():
-            self._client.insert(self.table(table), list(rows), column_names=list(column_names))
+        with self._writing() as client:
+            client.insert(self.table(table), list(rows), column_names=list(column_names))
 
     def insert_columns(
         self, table: str, columns: Sequence[Sequence[Any]], column_names: Sequence[str]
@@ -138,8 +179,8 @@ class Store:
         """Insert column-oriented data (one sequence per column, all the same length): the fast path for batches."""
         if not columns or not columns[0]:
             return
-        with self._writing():
-            self._client.insert(
+        with self._writing() as client:
+            client.insert(
                 self.table(table), list(columns), column_names=list(column_names), column_oriented=True
             )
 
@@ -164,7 +205,12 @@ class Store:
             return applied
 
     def close(self) -> None:
-        self._client.close()
+        """Close the connections (call it when no statement is in flight)."""
+        with self._pool:
+            idle, self._idle = self._idle, []
+            self._opened -= len(idle)
+        for client in idle:
+            client.close()
 
 
 def _migrations() -> list[tuple[int, str, str]]:

@@ -23,14 +23,9 @@ NO_RESULT_CACHES = {"use_query_condition_cache": 0, "use_query_cache": 0}
 
 
 def disable_result_caches(store: Store) -> None:
-    """Turn off the query condition cache and the query result cache for every later query of ``store``.
-
-    The Store has no public per-client settings hook, so this reaches its clickhouse-connect client; the settings
-    are ordinary ClickHouse settings and apply the same over chDB and HTTP.
-    """
-    client = store._client  # noqa: SLF001 -- benchmark-only: per-client settings, see the docstring
+    """Turn off the query condition cache and the query result cache for every later query of ``store``."""
     for key, value in NO_RESULT_CACHES.items():
-        client.set_client_setting(key, value)
+        store.set_setting(key, value)
 
 
 def make_cold(store: Store, store_dir: Path | None) -> list[str]:

@@ -1,13 +1,15 @@
-"""Several key lookups in one statement: each branch's row travels as one tuple, tagged with its branch name.
+"""Several independent key lookups of one tool call, run at the same time on the store's connections.
 
-A statement costs more than its rows on small lookups (parsing, planning, opening each table's parts), so the reads
-of one tool call that do not depend on each other's results go together: ``SELECT 'tag', tuple(columns) FROM ...
-UNION ALL ...``. The branches' tuples differ in shape, so the union's column is a ``Variant`` of them.
+A statement costs more than its rows on small lookups (parsing, planning, opening each table's parts), and one
+connection runs one statement at a time; the reads of one tool call that do not depend on each other's results are
+therefore sent together, each on its own connection, and the call waits for the slowest.
 """
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +17,7 @@ from moraine.store.client import Store
 
 __all__ = ["Branch", "query_tagged"]
 
-# Without it a union of differently shaped tuples has no common type.
-_SETTINGS = {"use_variant_as_common_type": 1}
+_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="moraine-lookup")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,19 +25,20 @@ class Branch:
     """One lookup: ``tag`` names it (Moraine's text, never user input), ``columns`` and ``source`` are SQL."""
 
     tag: str
-    columns: str  # comma-separated expressions, returned in this order as one tuple
+    columns: str  # comma-separated expressions, returned in this order
     source: str  # what follows FROM (table, FINAL, WHERE, ORDER BY, LIMIT), with {name:Type} parameters
 
 
 def query_tagged(
     store: Store, branches: Sequence[Branch], parameters: Mapping[str, Any]
 ) -> dict[str, list[tuple[Any, ...]]]:
-    """Run every branch in one statement and return its rows by tag (a branch with no row maps to [])."""
-    sql = " UNION ALL ".join(
-        f"SELECT '{branch.tag}' AS tag, tuple({branch.columns}) AS row FROM {branch.source}"
-        for branch in branches
-    )
-    out: dict[str, list[tuple[Any, ...]]] = {branch.tag: [] for branch in branches}
-    for tag, row in store.query(sql, parameters, settings=_SETTINGS):
-        out[tag].append(tuple(row))
-    return out
+    """Run every branch at once and return its rows by tag (a branch with no row maps to [])."""
+    statements = [f"SELECT {branch.columns} FROM {branch.source}" for branch in branches]
+    # Each lookup runs in this call's context, so its statement carries the call's cancellation tag.
+    others = [
+        _LOOKUPS.submit(contextvars.copy_context().run, store.query, sql, parameters)
+        for sql in statements[1:]
+    ]
+    rows = [store.query(statements[0], parameters)] if statements else []
+    rows += [future.result() for future in others]
+    return {branch.tag: [tuple(row) for row in found] for branch, found in zip(branches, rows, strict=True)}

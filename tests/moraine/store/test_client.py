@@ -32,3 +32,12 @@ def test_write_generation_moves_after_every_write_through_any_store_of_the_datab
         assert len(set(seen)) == 4 and all(isinstance(g, int) for g in seen)
     finally:
         other.close()
+
+
+def test_a_statement_runs_on_another_connection_while_one_is_busy(store: Store) -> None:
+    store.set_setting("max_result_rows", 1000)
+    with store._connection() as busy:  # noqa: SLF001 -- hold one connection as a long statement would
+        # Served by a second connection, with the same settings (the first stays lent out).
+        rows = store.query("SELECT getSetting('compile_expressions'), getSetting('max_result_rows')")
+        assert [int(value) for value in rows[0]] == [0, 1000]
+        assert busy.query("SELECT 2").result_rows == [(2,)]
