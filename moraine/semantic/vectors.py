@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from moraine.semantic.vectorizer import VECTOR_TYPES
 from moraine.store.client import Store
 
 __all__ = ["nearest"]
@@ -23,8 +24,11 @@ def nearest(
     extra: tuple[str, dict[str, Any]] | None = None,
 ) -> list[tuple[int, int, float]]:
     """Return up to ``limit`` (session key, seq, cosine similarity), most similar first (approximate: HNSW)."""
-    where = ["type IN {types:Array(String)}"]
-    params: dict[str, Any] = {"q": list(vector), "types": list(types), "limit": limit}
+    where: list[str] = []
+    params: dict[str, Any] = {"q": list(vector), "limit": limit}
+    if set(VECTOR_TYPES) - set(types):  # only vectorized types are stored: all of them need no filter
+        where.append("type IN {types:Array(String)}")
+        params["types"] = list(types)
     for column, value, kind in (
         ("harness", harness, "String"),
         ("source", source, "String"),
@@ -38,9 +42,10 @@ def nearest(
         where.append(extra[0])
         params.update(extra[1])
     # The HNSW index (migration 006) serves exactly this shape: ORDER BY cosineDistance(...) ASC LIMIT k, no GROUP BY.
+    condition = f"WHERE {' AND '.join(where)} " if where else ""
     sql = (
         "SELECT session_key, seq, cosineDistance(vector, {q:Array(Float32)}) AS distance "
-        f"FROM {store.table('vectors')} WHERE {' AND '.join(where)} "
+        f"FROM {store.table('vectors')} {condition}"
         "ORDER BY distance ASC LIMIT {limit:UInt32}"
     )
     out: list[tuple[int, int, float]] = []

@@ -127,6 +127,16 @@ def test_nearest_neighbours_apply_the_type_and_source_filters(
     assert hits[0][:2] == (key, seq) and hits[0][2] > 0.99
     assert nearest(store, embedder.query(text), types=["assistant_response"], limit=50)[0][:2] != (key, seq)
     assert nearest(store, embedder.query(text), types=["user_input"], limit=3, source="nope") == []
+    # Every vectorized type asked for: no type filter, and hits of both types come back.
+    both = nearest(
+        store, embedder.query(text), types=["assistant_response", "user_input", "tool_call"], limit=50
+    )
+    assert both[0][:2] == (key, seq)
+    found = store.query(
+        f"SELECT DISTINCT type FROM {store.table('events')} WHERE (session_key, seq) IN {{refs:Array(Tuple(UInt64, UInt32))}}",
+        {"refs": [hit[:2] for hit in both]},
+    )
+    assert {row[0] for row in found} == {"user_input", "assistant_response"}
 
 
 def test_the_background_vectorizer_embeds_then_stops_when_asked(
