@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from generated.models import OpenData, OpenRequest
@@ -28,6 +29,7 @@ from moraine.store.reads.events import fetch_event_context, page_events
 from moraine.store.reads.neighbours import session_neighbours
 from moraine.store.reads.sessions import SessionRecord, fetch_session
 from moraine.store.reads.timestamps import format_timestamp
+from moraine.store.reads.together import together
 from moraine.store.reads.turns import TurnRecord, fetch_turn, page_turns
 
 __all__ = ["handle", "open_data"]
@@ -47,10 +49,14 @@ def _maybe(make: Callable[[int, int], str], key: int, value: int | None) -> str 
     return None if value is None else make(key, value)
 
 
-def _session_data(store: Store, session: SessionRecord, page: _Page | None) -> Json:
+def _session_data(store: Store, session: SessionRecord, read_page: Callable[[], _Page] | None) -> Json:
+    """Build a session's data; its neighbours are read beside ``read_page`` (both need only the session row)."""
     last = session.turn_count or None
     first = 1 if last else None
-    neighbours = session_neighbours(store, session)
+    if read_page is None:
+        neighbours, page = session_neighbours(store, session), None
+    else:
+        neighbours, page = together(partial(session_neighbours, store, session), read_page)
     return {
         "kind": "session",
         "session": opened_session(session),
@@ -137,11 +143,12 @@ def _open_session(
     session = fetch_session(store, parsed.key) if in_floor(store, floor, parsed.key) else None
     if session is None:
         raise NotFoundError("session not found", kind="session", id=text)
-    page = None
+    read_page = None
     if limit is not None:
+        # The snapshot is the session's turn count, so the page is read after the session row, never beside it.
         start = OpenCursor("session", session.key, 0, limit, 0, session.turn_count, session.generation)
-        page = _page(store, start, secret)
-    return _session_data(store, session, page)
+        read_page = partial(_page, store, start, secret)
+    return _session_data(store, session, read_page)
 
 
 def _open_turn(
@@ -152,8 +159,13 @@ def _open_turn(
     secret: str | bytes,
     floor: ProjectFloor | None,
 ) -> Json:
-    turn = fetch_turn(store, parsed.key, parsed.turn_seq) if in_floor(store, floor, parsed.key) else None
-    session = fetch_session(store, parsed.key) if turn else None
+    turn, session = (
+        together(
+            partial(fetch_turn, store, parsed.key, parsed.turn_seq), partial(fetch_session, store, parsed.key)
+        )
+        if in_floor(store, floor, parsed.key)
+        else (None, None)
+    )
     if turn is None or session is None:
         raise NotFoundError("turn not found", kind="turn", id=text)
     page = None
@@ -212,15 +224,20 @@ def _continue(store: Store, token: str, secret: str | bytes, floor: ProjectFloor
     cursor = decode_open_cursor(secret, token)
     if not in_floor(store, floor, cursor.key):  # a cursor minted for another client of the daemon
         raise NotFoundError("session not found", kind="session", id=session_id(cursor.key))
-    session = fetch_session(store, cursor.key)
-    if session is None or session.generation != cursor.generation:
-        raise stale_open_cursor()
     if cursor.kind == "session":
-        return _session_data(store, session, _page(store, cursor, secret))
-    turn = fetch_turn(store, cursor.key, cursor.turn_seq)
-    if turn is None:
+        session = fetch_session(store, cursor.key)
+        if session is None or session.generation != cursor.generation:
+            raise stale_open_cursor()
+        return _session_data(store, session, partial(_page, store, cursor, secret))
+    # The cursor holds the page's bounds, so the page is read beside the rows that validate it.
+    session, turn, page = together(
+        partial(fetch_session, store, cursor.key),
+        partial(fetch_turn, store, cursor.key, cursor.turn_seq),
+        partial(_page, store, cursor, secret),
+    )
+    if session is None or session.generation != cursor.generation or turn is None:
         raise stale_open_cursor()
-    return _turn_data(turn, session, _page(store, cursor, secret))
+    return _turn_data(turn, session, page)
 
 
 def open_data(

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
-from moraine.store.reads.tagged import Branch, query_tagged
+from moraine.store.reads.together import Branch, query_tagged
 
 __all__ = [
     "HEAD_COLUMNS",

@@ -22,7 +22,7 @@ from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
-from moraine.store.reads.tagged import Branch, query_tagged
+from moraine.store.reads.together import Branch, query_tagged
 from moraine.store.reads.turns import TURN_HEAD_COLUMNS, TurnHead, turn_head
 
 __all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "search"]

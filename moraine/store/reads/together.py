@@ -1,4 +1,4 @@
-"""Several independent key lookups of one tool call, run at the same time on the store's connections.
+"""Independent reads of one tool call, run at the same time on the store's connections.
 
 A statement costs more than its rows on small lookups (parsing, planning, opening each table's parts), and one
 connection runs one statement at a time; the reads of one tool call that do not depend on each other's results are
@@ -8,16 +8,27 @@ therefore sent together, each on its own connection, and the call waits for the 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from moraine.store.client import Store
 
-__all__ = ["Branch", "query_tagged"]
+__all__ = ["Branch", "query_tagged", "together"]
 
-_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="moraine-lookup")
+_READS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="moraine-read")
+
+
+def together(*reads: Callable[[], Any]) -> list[Any]:
+    """Run the reads at once (the first in this thread) and return their results in order.
+
+    Each read runs in this call's context, so its statements carry the call's cancellation tag.
+    """
+    others = [_READS.submit(contextvars.copy_context().run, read) for read in reads[1:]]
+    first = [reads[0]()] if reads else []
+    return first + [future.result() for future in others]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +44,10 @@ def query_tagged(
     store: Store, branches: Sequence[Branch], parameters: Mapping[str, Any]
 ) -> dict[str, list[tuple[Any, ...]]]:
     """Run every branch at once and return its rows by tag (a branch with no row maps to [])."""
-    statements = [f"SELECT {branch.columns} FROM {branch.source}" for branch in branches]
-    # Each lookup runs in this call's context, so its statement carries the call's cancellation tag.
-    others = [
-        _LOOKUPS.submit(contextvars.copy_context().run, store.query, sql, parameters)
-        for sql in statements[1:]
-    ]
-    rows = [store.query(statements[0], parameters)] if statements else []
-    rows += [future.result() for future in others]
-    return {branch.tag: [tuple(row) for row in found] for branch, found in zip(branches, rows, strict=True)}
+    found = together(
+        *(
+            partial(store.query, f"SELECT {branch.columns} FROM {branch.source}", parameters)
+            for branch in branches
+        )
+    )
+    return {branch.tag: [tuple(row) for row in rows] for branch, rows in zip(branches, found, strict=True)}

@@ -1,9 +1,13 @@
-"""Tagged lookups: differently shaped rows of several tables come back from one statement, by branch."""
+"""Reads run together: results in order, in the caller's context; tagged lookups of several tables, by branch."""
 
 from __future__ import annotations
 
+import contextvars
+
+import pytest
+
 from moraine.store.client import Store
-from moraine.store.reads.tagged import Branch, query_tagged
+from moraine.store.reads.together import Branch, query_tagged, together
 
 
 def test_branches_of_different_shapes_return_their_own_rows_and_an_empty_branch_returns_no_rows(
@@ -24,3 +28,18 @@ def test_branches_of_different_shapes_return_their_own_rows_and_an_empty_branch_
         {"k": 1},
     )
     assert rows == {"a": [(1, "one")], "b": [(7, None)], "none": []}
+
+
+_CALL = contextvars.ContextVar("call", default="none")
+
+
+def test_reads_return_in_order_in_the_callers_context_and_failures_reach_the_caller(store: Store) -> None:
+    _CALL.set("call-7")  # a tool call's cancellation tag travels the same way
+    reads = [lambda n=n: (n, _CALL.get(), store.query(f"SELECT {n}")[0][0]) for n in range(4)]
+    assert together(*reads) == [(n, "call-7", n) for n in range(4)]
+
+    def fails() -> None:
+        raise ValueError("bad read")
+
+    with pytest.raises(ValueError, match="bad read"):
+        together(lambda: 1, fails)
