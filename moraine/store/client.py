@@ -29,8 +29,8 @@ _LIMIT_CODES = {241, 158, 159, 160, 161, 243, 396, 307, 290, 202, 210}
 _CODE = re.compile(r"Code: (\d+)")
 # ClickHouse JIT-compiles an expression the third time it sees it. Query parameters are constants inside those
 # expressions, so the compiled code is rarely reused, and the compiling call pays 20-40 ms: at 1M events it made one
-# open(event) in ten take three times its usual 15 ms. Every statement here is short; interpreting is cheaper.
-_CLIENT_SETTINGS = {
+# open(event) in ten take three times its usual 15 ms. Every read here is short; interpreting is cheaper.
+_QUERY_SETTINGS = {
     "compile_expressions": 0,
     "compile_aggregate_expressions": 0,
     "compile_sort_description": 0,
@@ -80,7 +80,7 @@ class Store:
         self.dsn = dsn
         self.database = database
         self._lock = threading.Lock()
-        self._settings: dict[str, Any] = dict(_CLIENT_SETTINGS)
+        self._settings: dict[str, Any] = dict(_QUERY_SETTINGS)
         self._pool = threading.Condition()
         self._idle: list[Client] = [self._connect()]
         self._opened = 1
@@ -115,7 +115,7 @@ class Store:
                 self._pool.notify()
 
     def set_setting(self, name: str, value: Any) -> None:
-        """Run every later statement of this store with a ClickHouse setting (benchmarks and diagnostics)."""
+        """Run every later query (read) of this store with a ClickHouse setting (benchmarks and diagnostics)."""
         self._settings[name] = value
 
     @property
