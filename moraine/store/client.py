@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import clickhouse_connect
 from clickhouse_connect.driver.client import Client
@@ -161,7 +161,7 @@ class Store:
                 parameters=dict(parameters or {}),
                 settings={**self._settings, **(settings or {})},
             )
-        return list(result.result_rows)
+        return cast(list[tuple[Any, ...]], list(result.result_rows))  # the driver's rows are tuples
 
     def command(self, sql: str, parameters: Mapping[str, Any] | None = None) -> None:
         with self._writing() as client:
