@@ -1,4 +1,8 @@
-"""The daemon's call runner: admission, one store connection per running call, and cancellation that stops queries.
+"""The daemon's call runner: admission, and cancellation that stops queries.
+
+Calls share one read store whose connections number ``max_concurrent``: a lone call runs its independent reads at
+once, and however many calls run, at most ``max_concurrent`` statements do (calls are CPU-bound; more at once would
+only slow the ingest that keeps the index fresh).
 
 A cancelled call (MCP ``notifications/cancelled`` or a relay's disconnect) sets its tag's cancel flag, so no further
 statement starts, and kills its running statement with ``KILL QUERY`` on a separate control connection (chDB and a
@@ -11,8 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable
 
 import anyio
 
@@ -40,17 +43,12 @@ def kill_tagged(control: Store, tag: QueryTag) -> None:
 
 
 class CancellingRunner:
-    """A ``ToolService`` runner: admitted calls run on a pooled store connection; cancellation stops them."""
+    """A ``ToolService`` runner: admitted calls run on the service's store; cancellation stops them."""
 
-    def __init__(
-        self, admission: Admission, stores: Sequence[Store], control: Store, activity: Activity | None = None
-    ) -> None:
-        if len(stores) < admission.max_concurrent:
-            raise ValueError("the store pool needs one connection per concurrent call")
+    def __init__(self, admission: Admission, control: Store, activity: Activity | None = None) -> None:
         self.admission = admission
         self.control = control
         self.activity = activity or Activity()
-        self._free = list(stores)
         self.cancelled_calls = 0
 
     async def __call__(self, work: Callable[[Deps], ToolReply], deps: Deps) -> ToolReply:
@@ -60,11 +58,9 @@ class CancellingRunner:
         try:
             async with self.admission.slot():
                 admitted = time.monotonic()
-                store = self._free.pop()
                 try:
-                    return await self._run(work, replace(deps, store=store))
+                    return await self._run(work, deps)
                 finally:
-                    self._free.append(store)
                     done = time.monotonic()
                     if done - arrived > _SLOW_CALL_SECONDS:
                         logger.info(

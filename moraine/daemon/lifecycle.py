@@ -105,9 +105,7 @@ class _Daemon:
 
     def run(self) -> None:
         ingest_store = Store.open(self.config.store_dsn, self.config.database)
-        pool = [
-            Store(self.config.store_dsn, self.config.database) for _ in range(self.settings.max_concurrent)
-        ]
+        reads = Store(self.config.store_dsn, self.config.database, connections=self.settings.max_concurrent)
         control = Store(self.config.store_dsn, self.config.database)
         tcp, unix = self._listeners()
         progress = self._progress()
@@ -115,12 +113,12 @@ class _Daemon:
         semantic = start_semantic(self.config)  # hybrid ranking + background vectorizer, when installed
         try:
             with progress if progress is not None else nullcontext():
-                anyio.run(self._serve, tcp, unix, pool, control, ingest)
+                anyio.run(self._serve, tcp, unix, reads, control, ingest)
         finally:
             ingest.shutdown()
             if semantic is not None:
                 semantic.shutdown()
-            for store in [*pool, control, ingest_store]:
+            for store in (reads, control, ingest_store):
                 store.close()
             remove_state(self.paths.state, os.getpid())
             self.paths.socket.unlink(missing_ok=True)
@@ -181,12 +179,12 @@ class _Daemon:
         self,
         tcp: socket.socket,
         unix: socket.socket,
-        pool: list[Store],
+        reads: Store,
         control: Store,
         ingest: BackgroundIngest,
     ) -> None:
-        runner = CancellingRunner(self.admission, pool, control, self.activity)
-        deps = Deps(store=pool[0], settings=settings_from_config(self.config), launch_dir=None)
+        runner = CancellingRunner(self.admission, control, self.activity)
+        deps = Deps(store=reads, settings=settings_from_config(self.config), launch_dir=None)
         service = ToolService(deps, load_handlers(), runner=runner)
         stopping = anyio.Event()
         app = build_daemon_app(

@@ -19,7 +19,8 @@ class DaemonSettings:
     """``port`` 0 picks a free port; ``idle_exit_seconds`` applies to daemons a relay started (0 = never exit).
 
     ``max_concurrent`` defaults to the CPU count (at most 4): calls are CPU-bound, and more of them at once only
-    slows the live ingest that shares the process.
+    slows the live ingest that shares the process. It bounds both the calls running and their statements (the read
+    store has that many connections).
     """
 
     port: int = 0

@@ -140,9 +140,9 @@ class Store:
                 _WRITES[key] = _WRITES.get(key, 0) + 1
 
     @classmethod
-    def open(cls, dsn: str, database: str = "moraine") -> Store:
+    def open(cls, dsn: str, database: str = "moraine", connections: int = 3) -> Store:
         """Connect, create the database if needed and apply pending migrations."""
-        store = cls(dsn, database)
+        store = cls(dsn, database, connections)
         store.migrate()
         return store
 

@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Console
 
 from moraine.config import load_config
+from moraine.daemon.settings import DaemonSettings
 from moraine.store.client import Store
 from tools.bench.baseline import run_baseline
 from tools.bench.cache import NO_RESULT_CACHES, disable_result_caches, make_cold
@@ -143,7 +144,8 @@ def _query_phases(
 ) -> Report:
     env = bench_env(home)
     config = load_config(Path(env["MORAINE_CONFIG"]))
-    store = Store.open(config.store_dsn, config.database)
+    # As many connections as the daemon's read store has (its max_concurrent), so calls run as they do there.
+    store = Store.open(config.store_dsn, config.database, DaemonSettings().max_concurrent)
     disable_result_caches(store)
     try:
         with open_client(store, config.max_results) as client:

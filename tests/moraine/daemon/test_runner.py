@@ -47,7 +47,7 @@ def _service(store: Store, control: Store, handle: Handle, admission: Admission)
         name: HandlerEntry(c.request_model, c.data_model, handle if name == "search_sessions" else _empty)
         for name, c in TOOLS.items()
     }
-    runner = CancellingRunner(admission, [store] * admission.max_concurrent, control)
+    runner = CancellingRunner(admission, control)
     return ToolService(Deps(store=store, settings=Settings(cursor_secret=b"s" * 32)), table, runner=runner)
 
 
