@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
-from moraine.store.reads.together import Branch, query_tagged
+from moraine.store.reads.together import query_together
 
 __all__ = [
     "HEAD_COLUMNS",
@@ -155,7 +155,7 @@ def page_events(
 
 @dataclass(frozen=True, slots=True)
 class EventContext:
-    """``open(event)``'s reads in one: the event, its turn's bounds and its session's brief."""
+    """``open(event)``'s reads: the event, its turn's bounds and its session's brief."""
 
     event: EventDetail
     turn_first_seq: int
@@ -168,37 +168,24 @@ class EventContext:
 
 
 def fetch_event_context(store: Store, key: int, seq: int) -> EventContext | None:
-    """Return one event with its turn's bounds and its session's brief (one statement), or ``None``."""
-    events = store.table("events")
-    rows = query_tagged(
+    """Return one event with its turn's bounds and its session's brief (three lookups at once), or ``None``."""
+    event_rows, turn_rows, session_rows = query_together(
         store,
-        [
-            Branch(
-                "event",
-                _DETAIL_COLUMNS,
-                f"{events} WHERE session_key = {{key:UInt64}} AND seq = {{seq:UInt32}} LIMIT 1",
-            ),
-            Branch(
-                "turn",
-                "first_seq, last_seq, completed",
-                # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
-                f"{store.table('turns')} FINAL WHERE session_key = {{key:UInt64}} "
-                "AND {seq:UInt32} BETWEEN first_seq AND last_seq",
-            ),
-            Branch(
-                "session",
-                "title, source, harness, turn_count",
-                f"{store.table('sessions')} FINAL WHERE session_key = {{key:UInt64}}",
-            ),
-        ],
         {"key": key, "seq": seq},
+        f"SELECT {_DETAIL_COLUMNS} FROM {store.table('events')} "
+        "WHERE session_key = {key:UInt64} AND seq = {seq:UInt32} LIMIT 1",
+        # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
+        f"SELECT first_seq, last_seq, completed FROM {store.table('turns')} FINAL "
+        "WHERE session_key = {key:UInt64} AND {seq:UInt32} BETWEEN first_seq AND last_seq",
+        f"SELECT title, source, harness, turn_count FROM {store.table('sessions')} FINAL "
+        "WHERE session_key = {key:UInt64}",
     )
-    if not rows["event"] or not rows["turn"] or not rows["session"]:
+    if not event_rows or not turn_rows or not session_rows:
         return None
-    first, last, completed = rows["turn"][0]
-    title, source, harness, turn_count = rows["session"][0]
+    first, last, completed = turn_rows[0]
+    title, source, harness, turn_count = session_rows[0]
     return EventContext(
-        event=_detail(rows["event"][0]),
+        event=_detail(event_rows[0]),
         turn_first_seq=int(first),
         turn_last_seq=int(last),
         turn_completed=bool(completed),

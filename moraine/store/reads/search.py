@@ -22,7 +22,7 @@ from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
-from moraine.store.reads.together import Branch, query_tagged
+from moraine.store.reads.together import query_together
 from moraine.store.reads.turns import TURN_HEAD_COLUMNS, TurnHead, turn_head
 
 __all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "search"]
@@ -174,31 +174,22 @@ def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int
 def _hydrate(
     store: Store, pairs: list[tuple[int, int]]
 ) -> tuple[dict[tuple[int, int], EventHead], dict[tuple[int, int], TurnHead], dict[int, SessionRecord]]:
-    """Return the hits' events, their turns and their sessions, by key (one statement)."""
+    """Return the hits' events, their turns and their sessions, by key (three lookups at once)."""
     params = {"pairs": sorted(set(pairs)), "keys": sorted({key for key, _ in pairs})}
-    in_hits = "(session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}"
-    rows = query_tagged(
+    event_rows, turn_rows, session_rows = query_together(
         store,
-        [
-            Branch("event", HEAD_COLUMNS, f"{store.table('events')} WHERE {in_hits}"),
-            Branch(
-                "turn",
-                TURN_HEAD_COLUMNS,
-                # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
-                f"{store.table('turns')} FINAL WHERE session_key IN {{keys:Array(UInt64)}} AND arrayExists("
-                "hit -> hit.1 = session_key AND hit.2 BETWEEN first_seq AND last_seq, {pairs:Array(Tuple(UInt64, UInt32))})",
-            ),
-            Branch(
-                "session",
-                SESSION_COLUMNS,
-                f"{store.table('sessions')} FINAL WHERE session_key IN {{keys:Array(UInt64)}}",
-            ),
-        ],
         params,
+        f"SELECT {HEAD_COLUMNS} FROM {store.table('events')} "
+        "WHERE (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
+        # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
+        f"SELECT {TURN_HEAD_COLUMNS} FROM {store.table('turns')} FINAL WHERE session_key IN {{keys:Array(UInt64)}} "
+        "AND arrayExists(hit -> hit.1 = session_key AND hit.2 BETWEEN first_seq AND last_seq, "
+        "{pairs:Array(Tuple(UInt64, UInt32))})",
+        f"SELECT {SESSION_COLUMNS} FROM {store.table('sessions')} FINAL WHERE session_key IN {{keys:Array(UInt64)}}",
     )
-    events = {(e.key, e.seq): e for e in map(event_head, rows["event"])}
-    turns = {(t.key, t.turn_seq): t for t in map(turn_head, rows["turn"])}
-    sessions = {s.key: s for s in map(session_from_row, rows["session"])}
+    events = {(e.key, e.seq): e for e in map(event_head, event_rows)}
+    turns = {(t.key, t.turn_seq): t for t in map(turn_head, turn_rows)}
+    sessions = {s.key: s for s in map(session_from_row, session_rows)}
     return events, turns, sessions
 
 

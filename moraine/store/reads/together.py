@@ -8,15 +8,14 @@ therefore sent together, each on its own connection, and the call waits for the 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from moraine.store.client import Store
 
-__all__ = ["Branch", "query_tagged", "together"]
+__all__ = ["query_together", "together"]
 
 _READS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="moraine-read")
 
@@ -31,23 +30,8 @@ def together(*reads: Callable[[], Any]) -> list[Any]:
     return first + [future.result() for future in others]
 
 
-@dataclass(frozen=True, slots=True)
-class Branch:
-    """One lookup: ``tag`` names it (Moraine's text, never user input), ``columns`` and ``source`` are SQL."""
-
-    tag: str
-    columns: str  # comma-separated expressions, returned in this order
-    source: str  # what follows FROM (table, FINAL, WHERE, ORDER BY, LIMIT), with {name:Type} parameters
-
-
-def query_tagged(
-    store: Store, branches: Sequence[Branch], parameters: Mapping[str, Any]
-) -> dict[str, list[tuple[Any, ...]]]:
-    """Run every branch at once and return its rows by tag (a branch with no row maps to [])."""
-    found = together(
-        *(
-            partial(store.query, f"SELECT {branch.columns} FROM {branch.source}", parameters)
-            for branch in branches
-        )
-    )
-    return {branch.tag: [tuple(row) for row in rows] for branch, rows in zip(branches, found, strict=True)}
+def query_together(
+    store: Store, parameters: Mapping[str, Any], *statements: str
+) -> list[list[tuple[Any, ...]]]:
+    """Run independent statements (sharing ``parameters``) at once; return each one's rows, in order."""
+    return together(*(partial(store.query, sql, parameters) for sql in statements))

@@ -1,4 +1,4 @@
-"""Reads run together: results in order, in the caller's context; tagged lookups of several tables, by branch."""
+"""Reads run together: results in order, in the caller's context; statements over several tables, each its rows."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import contextvars
 import pytest
 
 from moraine.store.client import Store
-from moraine.store.reads.together import Branch, query_tagged, together
+from moraine.store.reads.together import query_together, together
 
 
-def test_branches_of_different_shapes_return_their_own_rows_and_an_empty_branch_returns_no_rows(
+def test_statements_of_different_shapes_return_their_own_rows_and_an_empty_one_returns_no_rows(
     store: Store,
 ) -> None:
     store.command(f"CREATE TABLE {store.table('a')} (k UInt64, name String) ENGINE = MergeTree ORDER BY k")
@@ -18,16 +18,14 @@ def test_branches_of_different_shapes_return_their_own_rows_and_an_empty_branch_
                   "ENGINE = MergeTree ORDER BY k")  # fmt: skip
     store.insert("a", [[1, "one"], [2, "two"]], ["k", "name"])
     store.insert("b", [[1, 7, None]], ["k", "n", "at"])
-    rows = query_tagged(
+    rows = query_together(
         store,
-        [
-            Branch("a", "k, name", f"{store.table('a')} WHERE k = {{k:UInt64}}"),
-            Branch("b", "n, at", f"{store.table('b')} WHERE k = {{k:UInt64}}"),
-            Branch("none", "k", f"{store.table('b')} WHERE k = 99"),
-        ],
         {"k": 1},
+        f"SELECT k, name FROM {store.table('a')} WHERE k = {{k:UInt64}}",
+        f"SELECT n, at FROM {store.table('b')} WHERE k = {{k:UInt64}}",
+        f"SELECT k FROM {store.table('b')} WHERE k = 99",
     )
-    assert rows == {"a": [(1, "one")], "b": [(7, None)], "none": []}
+    assert rows == [[(1, "one")], [(7, None)], []]
 
 
 _CALL = contextvars.ContextVar("call", default="none")
