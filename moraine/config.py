@@ -356,11 +356,15 @@ class TableReader:
             raise ConfigError(f"{self.where}{key} must be true or false (got {value!r})")
         return value
 
-    def integer(self, data: dict[str, Any], key: str, default: int, minimum: int) -> int:
+    def integer(
+        self, data: dict[str, Any], key: str, default: int, minimum: int, maximum: int | None = None
+    ) -> int:
         name = key.rsplit(".", 1)[-1]
         value = data.get(name, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise ConfigError(f"{self.where}{key} must be an integer >= {minimum} (got {value!r})")
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        if not is_int or value < minimum or (maximum is not None and value > maximum):
+            bound = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+            raise ConfigError(f"{self.where}{key} must be an integer {bound} (got {value!r})")
         return value
 
     def number(self, data: dict[str, Any], key: str, default: float) -> float:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
 
 from moraine.config import Config
-from moraine.errors import ConfigError
 
 __all__ = ["DaemonSettings", "daemon_settings"]
 
@@ -38,21 +36,13 @@ def daemon_settings(config: Config) -> DaemonSettings:
     """
     reader = config.reader()
     raw = reader.table(config.extra, "daemon", _ALLOWED)
-    where = reader.where
     defaults = DaemonSettings()
     return DaemonSettings(
-        port=_integer(raw, "port", defaults.port, 0, 65535, where),
-        max_concurrent=_integer(raw, "max_concurrent", defaults.max_concurrent, 1, 1024, where),
-        max_queued=_integer(raw, "max_queued", defaults.max_queued, 0, 100_000, where),
+        port=reader.integer(raw, "daemon.port", defaults.port, 0, 65535),
+        max_concurrent=reader.integer(raw, "daemon.max_concurrent", defaults.max_concurrent, 1, 1024),
+        max_queued=reader.integer(raw, "daemon.max_queued", defaults.max_queued, 0, 100_000),
         start_timeout_seconds=reader.number(
             raw, "daemon.start_timeout_seconds", defaults.start_timeout_seconds
         ),
         idle_exit_seconds=reader.number(raw, "daemon.idle_exit_seconds", defaults.idle_exit_seconds),
     )
-
-
-def _integer(raw: dict[str, Any], key: str, default: int, low: int, high: int, where: str) -> int:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"{where}daemon.{key} must be an integer from {low} to {high} (got {value!r})")
-    return value
