@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import click
 
+from moraine.daemon.version import moraine_version
+
 __all__ = ["main"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(moraine_version(), "--version", prog_name="moraine", message="%(prog)s %(version)s")
 @click.option(
     "--config",
     "config_path",
@@ -31,6 +34,13 @@ from moraine.cli.mcp import mcp  # noqa: E402 (commands register after the group
 from moraine.cli.serve import serve  # noqa: E402 (commands register after the group exists)
 from moraine.cli.setup import setup  # noqa: E402 (commands register after the group exists)
 from moraine.cli.status import status  # noqa: E402 (commands register after the group exists)
+from moraine.cli.tools import (  # noqa: E402 (commands register after the group exists)
+    export,
+    files,
+    open_command,
+    search,
+    sessions,
+)
 
 main.add_command(doctor)
 main.add_command(ingest)
@@ -38,3 +48,5 @@ main.add_command(mcp)
 main.add_command(serve)
 main.add_command(setup)
 main.add_command(status)
+for _command in (search, open_command, sessions, files, export):
+    main.add_command(_command)

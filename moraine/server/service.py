@@ -21,7 +21,7 @@ from moraine.server.envelope import error_envelope, success_envelope
 from moraine.server.failures import ErrorBody, error_body
 from moraine.server.requests import CheckedRequest, check_request
 
-__all__ = ["CallRunner", "ToolReply", "ToolService"]
+__all__ = ["CallRunner", "ToolCall", "ToolReply", "ToolService"]
 
 logger = logging.getLogger("moraine.server")
 _INVALID_RESPONSE = (
@@ -35,6 +35,11 @@ class ToolReply:
 
     envelope: dict[str, Any]
     is_error: bool
+
+
+# One tool call as a command or exporter makes it: (tool, arguments) -> the reply, whoever answers it (a
+# ToolService in this process, or the daemon over its socket).
+ToolCall = Callable[[str, dict[str, Any]], Awaitable[ToolReply]]
 
 
 def _elapsed_ms(started: float) -> int:
