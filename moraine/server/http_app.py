@@ -18,6 +18,7 @@ from moraine.server.failures import error_body
 from moraine.server.envelope import error_envelope
 from moraine.server.service import ToolService
 from moraine.web import web_routes
+from moraine.web.export import export_route
 
 __all__ = ["MCP_PATH", "TOOL_PATH", "build_facade_app", "build_http_app", "facade_routes"]
 
@@ -34,7 +35,8 @@ def _reject_constant(name: str) -> Any:
 
 
 def facade_routes(service: ToolService) -> list[Route]:
-    """Return the facade's routes: one POST per tool, the OpenAPI document, and the web page (a facade client)."""
+    """Return the facade's routes: one POST per tool, the OpenAPI document, the web page (a facade client) and its
+    transcript download."""
     openapi = _openapi_text()
 
     async def call(request: Request) -> Response:
@@ -57,6 +59,7 @@ def facade_routes(service: ToolService) -> list[Route]:
         Route(TOOL_PATH, call, methods=["POST"]),
         Route("/openapi.json", openapi_document, methods=["GET"]),
         *web_routes(),
+        export_route(service),
     ]
 
 

@@ -1,6 +1,7 @@
 """Serve the page: ``GET /`` is the app shell, ``GET /web/<name>`` its static files (read once, from package data).
 
-The page is a plain client of the facade (``POST /v1/tools/<tool>``), so it shows exactly what agents receive. It
+The page is a plain client of the facade (``POST /v1/tools/<tool>``), so it shows exactly what agents receive;
+its transcript download (``export``, ``GET /v1/export/<id>``) is read through the same tools. It
 loads nothing from other origins; the Content-Security-Policy says so, and forbids inline script and style so that
 no text from the store can ever run as code.
 """

@@ -1,4 +1,5 @@
-// Search view: a query with harness/source/event-type filters; ranked hits with snippets and session titles.
+// Search view: a query with harness/source/event-type filters; ranked hits with snippets and session titles, or
+// (group=session) one line per session: its best hit and how many of the returned hits it holds.
 
 import { callTool, PAGE } from "./api.js";
 import { fill, h, highlight, time } from "./dom.js";
@@ -33,6 +34,45 @@ function hitRow(hit, query) {
       h("span", { class: "spacer" }),
       h("span", { class: "score", title: "relevance, comparable within this response only" },
         h("meter", { min: "0", max: "1", value: hit.score }), hit.score.toFixed(2))));
+}
+
+/** Group ranked hits by session, in the order of each session's best hit: [{ best, count }]. */
+export function groupBySession(hits) {
+  const groups = new Map();
+  for (const hit of hits) {
+    const group = groups.get(hit.open.session_id);
+    if (group) group.count += 1;
+    else groups.set(hit.open.session_id, { best: hit, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+function sessionHitRow({ best, count }, query) {
+  const { session, turn, event } = best;
+  return h("article", { class: "row hit session-hit", tabindex: "-1", dataset: { row: "", id: session.id } },
+    h("div", { class: "row-head" },
+      h("span", { class: "rank", title: `best hit: rank ${best.rank}` }, best.rank),
+      h("a", { class: "primary hit-title", href: sessionLink(best.open.session_id) }, sessionTitle(session)),
+      originBadges(session),
+      h("span", { class: "spacer" }),
+      h("span", { class: "hit-count", title: "matching events among the hits returned" },
+        count === 1 ? "1 matching event" : `${count} matching events`),
+      time(event.timestamp)),
+    h("a", { class: "snippet", href: eventLink(best.open.event_id) },
+      highlight(best.snippet.text, query), best.snippet.truncated ? "…" : ""),
+    h("div", { class: "row-foot" },
+      typeBadge(event.type),
+      h("a", { href: turnLink(best.open.turn_id), class: "crumb" }, `Turn ${turn.ordinal}`),
+      h("span", { class: "muted" }, ` · best of ${count}`)));
+}
+
+function groupToggle(params, grouped) {
+  const link = (label, group, active) => h("a", {
+    class: ["toggle", active ? "active" : null], href: viewLink("search", { ...Object.fromEntries(params), group }),
+    "aria-current": active ? "true" : null,
+  }, label);
+  return h("span", { class: "group-toggle", role: "group", "aria-label": "Show" },
+    link("Every hit", "", !grouped), link("One line per session", "session", grouped));
 }
 
 function filtersForm(params) {
@@ -73,7 +113,7 @@ function filtersForm(params) {
     const isDefault = chosen.length === DEFAULT_SEARCH_TYPES.length && DEFAULT_SEARCH_TYPES.every((t) => chosen.includes(t));
     go(viewLink("search", {
       q: input.value.trim(), harness: harnessSelect.value, source: sourceInput.value.trim(), within,
-      types: isDefault ? "" : chosen.join(","),
+      types: isDefault ? "" : chosen.join(","), group: params.get("group"),
     }));
   };
   form.addEventListener("submit", (event) => { event.preventDefault(); submit(); });
@@ -125,11 +165,18 @@ export async function renderSearch(root, params, signal) {
     return;
   }
   const data = envelope.data;
+  const grouped = params.get("group") === "session";
+  const groups = grouped ? groupBySession(data.results) : null;
   const summary = h("p", { class: "result-summary" },
     data.result_count === 1 ? "1 hit" : `${data.result_count} hits`,
+    groups ? ` in ${groups.length === 1 ? "1 session" : `${groups.length} sessions`}` : "",
     data.truncated ? " (more may exist: refine the query or filters)" : "",
-    h("span", { class: "muted" }, ` · ${envelope.performance.elapsed_ms} ms`));
-  const list = h("div", { class: "hit-list" }, data.results.map((hit) => hitRow(hit, query)));
+    h("span", { class: "muted" }, ` · ${envelope.performance.elapsed_ms} ms`),
+    h("span", { class: "spacer" }),
+    groupToggle(params, grouped));
+  const list = groups
+    ? h("div", { class: "hit-list grouped" }, groups.map((group) => sessionHitRow(group, query)))
+    : h("div", { class: "hit-list" }, data.results.map((hit) => hitRow(hit, query)));
   fill(results, 
     warningsBox(envelope.warnings),
     data.result_count

@@ -6,7 +6,7 @@ import { previousOf, remember } from "./pages.js";
 import { go, sessionLink, turnLink, viewLink } from "./router.js";
 import { turnRow } from "./rows.js";
 import {
-  crumbs, emptyState, envelopeViewer, meta, originBadges, pager, searchWithin, sessionTitle, statusBadge, warningsBox,
+  crumbs, emptyState, envelopeViewer, exportLinks, meta, originBadges, pager, searchWithin, sessionTitle, statusBadge, warningsBox,
 } from "./ui.js";
 
 /** Return the session view for the `data` of open(session, limit) or open(cursor). */
@@ -37,6 +37,8 @@ export function sessionView(envelope, signal, cursor) {
         meta("Turns", count(session.turn_count)),
         meta("Events", count(session.event_count)),
         meta("ID", h("span", { class: "id" }, h("code", {}, session.id), copyButton(session.id)))),
+        // RESUME (issue 20 item 5): show the harness's resume command here (a meta row with a copy button) once
+        // the session object carries it.
       h("div", { class: "head-actions" },
         traversal.first_turn_id ? h("a", { class: "button", href: turnLink(traversal.first_turn_id) }, "First turn") : null,
         traversal.last_turn_id ? h("a", { class: "button", href: turnLink(traversal.last_turn_id) }, "Last turn") : null,
@@ -46,7 +48,8 @@ export function sessionView(envelope, signal, cursor) {
         traversal.next_session_id
           ? h("a", { class: "button", href: sessionLink(traversal.next_session_id), dataset: { key: "next" } }, "Next session →")
           : null,
-        searchWithin(session.id, "session", go, viewLink))),
+        searchWithin(session.id, "session", go, viewLink),
+        exportLinks(session.id))),
     warningsBox(envelope.warnings),
     nextHref || cursor ? pager(range, cursor ? previousOf(here, firstHref) : null, nextHref) : null,
     turns.length

@@ -6,7 +6,7 @@ import { previousOf, remember } from "./pages.js";
 import { eventLink, go, sessionLink, turnLink, viewLink } from "./router.js";
 import { eventRow } from "./rows.js";
 import {
-  chips, crumbs, emptyState, envelopeViewer, meta, originBadges, pager, searchWithin, siblings, statusBadge, warningsBox,
+  chips, crumbs, emptyState, envelopeViewer, exportLinks, meta, originBadges, pager, searchWithin, siblings, statusBadge, warningsBox,
 } from "./ui.js";
 
 function said(who, part, missing) {
@@ -46,7 +46,8 @@ export function turnView(envelope, signal, cursor) {
       h("div", { class: "head-actions" },
         siblings("turn", traversal.previous_turn_id ? turnLink(traversal.previous_turn_id) : null,
           traversal.next_turn_id ? turnLink(traversal.next_turn_id) : null),
-        searchWithin(turn.id, "turn", go, viewLink))),
+        searchWithin(turn.id, "turn", go, viewLink),
+        exportLinks(turn.id))),
     h("section", { class: "turn-summary", "aria-label": "Summary" },
       said("User", summary.user_input, "No user input recorded."),
       said("Assistant", summary.final_response, turn.completed ? "No final response." : "No final response yet."),

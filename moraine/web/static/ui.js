@@ -71,6 +71,15 @@ export function statusBadge(completed, openLabel = "open") {
     : h("span", { class: "badge live", title: "no terminal event known" }, openLabel);
 }
 
+/** Return the transcript download links of a session or turn (GET /v1/export/<id>, the `moraine export` files). */
+export function exportLinks(id) {
+  const link = (format, label) => h("a", {
+    class: "button export", href: `/v1/export/${encodeURIComponent(id)}?format=${format}`, download: "",
+    title: `Download a readable transcript (${label}; tool calls folded)`, dataset: { format },
+  }, `Export ${label}`);
+  return h("span", { class: "exports" }, link("md", "Markdown"), link("html", "HTML"));
+}
+
 /** Return a session's heading text, or a muted placeholder naming its harness and start. */
 export function sessionTitle(session, fallback) {
   if (session?.title) return h("span", { class: "title-text" }, session.title);
