@@ -27,7 +27,7 @@ from generated.models import (
 __all__ = ["RENDERERS", "render_warnings"]
 
 
-_LIST_FILTERS = ("harness", "source", "mode", "sort")
+_LIST_FILTERS = ("harness", "source", "mode", "sort", "limit")
 
 
 def _one_line(text: str, width: int = 160) -> str:
@@ -181,7 +181,7 @@ def _sessions(console: Console, envelope: dict[str, Any]) -> None:
     if data.next_cursor is not None:  # a cursor is bound to the window and filters: repeat them exactly
         request = envelope["request"]
         again = [f"--since {request['start_datetime']}", f"--until {request['end_datetime']}"]
-        again += [f"--{key} {shlex.quote(request[key])}" for key in _LIST_FILTERS if request.get(key)]
+        again += [f"--{key} {shlex.quote(str(request[key]))}" for key in _LIST_FILTERS if request.get(key)]
         console.print(
             f"next page: moraine sessions {' '.join(again)} --cursor {data.next_cursor}", soft_wrap=True
         )

@@ -1,0 +1,193 @@
+"""``moraine search/open/sessions/files/export`` against a real store: tables, ``--json`` envelopes, exit status.
+
+No daemon runs here, so each command opens the store named by its config and answers through a ``ToolService``
+(``moraine.daemon.calls``); ``tests/e2e/test_daemon_cli.py`` drives the same commands through a running daemon.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from click.testing import CliRunner, Result
+
+from handlers import Deps, Settings, load_handlers
+from moraine.cli import main
+from moraine.daemon.version import moraine_version
+from moraine.server.runtime import cursor_secret
+from moraine.server.service import ToolService
+from moraine.store.client import Store
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+COUPON_FIX = "session:ses_8P46V0DKXM0VW"  # the Claude Code fixture session titled "Coupon fix" (4 turns)
+MARCH = ("--since", "2026-03-01T00:00:00Z", "--until", "2026-04-01T00:00:00Z")
+
+
+@pytest.fixture
+def config(store: Store, ingest_into_store: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Ingest the Codex and Claude Code fixtures; return a config naming that store (and a home of its own)."""
+    shutil.copytree(FIXTURES / "codex" / "sessions", tmp_path / "codex")
+    shutil.copytree(FIXTURES / "claude_code" / "projects", tmp_path / "claude")
+    assert ingest_into_store([tmp_path / "codex"], source="codex").events > 20
+    assert ingest_into_store([tmp_path / "claude"], source="claude", harness="claude-code").events > 20
+    monkeypatch.setenv("MORAINE_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "config.toml"
+    path.write_text(f'[store]\ndsn = "{store.dsn}"\ndatabase = "{store.database}"\n')
+    return path
+
+
+@pytest.fixture
+def service(store: Store, tmp_path: Path, config: Path) -> Iterator[ToolService]:
+    """The same tools in-process, signing cursors with the home's secret as the command does."""
+    secret = cursor_secret(tmp_path / "home")
+    yield ToolService(Deps(store, Settings(cursor_secret=secret), launch_dir=tmp_path), load_handlers())
+
+
+def moraine(config: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--config", str(config), *args], catch_exceptions=False)
+
+
+def ok(config: Path, *args: str) -> str:
+    result = moraine(config, *args)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def direct(service: ToolService, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Return ``tool``'s envelope from the service, without its timing."""
+    envelope = anyio.run(service.call, tool, arguments).envelope
+    envelope.pop("performance")
+    return envelope
+
+
+def untimed(output: str) -> dict[str, Any]:
+    envelope: dict[str, Any] = json.loads(output)
+    assert isinstance(envelope.pop("performance")["elapsed_ms"], int)
+    return envelope
+
+
+def test_version_prints_the_installed_version() -> None:
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0 and result.output == f"moraine {moraine_version()}\n"
+
+
+def test_search_prints_ranked_hits_and_json_is_the_tools_envelope(config: Path, service: ToolService) -> None:
+    table = ok(config, "search", "coupon", "--n-hits", "5", "--harness", "claude-code")
+    assert "Coupon fix (claude-code)" in table and "codex" not in table
+    assert re.search(r"│ 1 +│ 2026-03-06 14:00 │ user_input", table)
+    assert "\n3 hit(s)\n" in table  # every claude-code event that mentions coupon
+    printed = untimed(ok(config, "search", "coupon", "--n-hits", "5", "--harness", "claude-code", "--json"))
+    arguments = {"query": "coupon", "n_hits": 5, "harness": "claude-code"}
+    assert printed == direct(service, "search_sessions", arguments)
+    assert printed["data"]["results"][0]["session"]["harness"] == "claude-code"
+
+
+def test_search_filters_by_event_type_and_within_a_session(config: Path) -> None:
+    printed = json.loads(
+        ok(config, "search", "pytest", "--type", "tool_call", "--within", COUPON_FIX, "--json")
+    )
+    assert (
+        printed["request"]["event_types"] == ["tool_call"] and printed["request"]["within_id"] == COUPON_FIX
+    )
+    hits = printed["data"]["results"]
+    assert hits and {hit["event"]["type"] for hit in hits} == {"tool_call"}
+    assert {hit["session"]["id"] for hit in hits} == {COUPON_FIX}
+
+
+def test_open_pages_a_session_with_limit_then_the_printed_cursor(config: Path, service: ToolService) -> None:
+    first = ok(config, "open", COUPON_FIX, "--limit", "2")
+    assert first.startswith("Coupon fix\n")
+    assert "4 turns, 42 events" in first
+    assert "Fix the coupon bug" in first
+    cursor = re.search(r"next page: moraine open --cursor (\S+)", first)
+    assert cursor is not None
+    second = ok(config, "open", "--cursor", cursor.group(1))
+    assert re.search(r"│ 3 +│", second) and re.search(r"│ 4 +│", second) and "next page" not in second
+    printed = untimed(ok(config, "open", COUPON_FIX, "--limit", "2", "--json"))
+    assert printed == direct(service, "open", {"id": COUPON_FIX, "limit": 2})
+
+
+def test_open_of_an_event_prints_its_full_content(config: Path) -> None:
+    hits = json.loads(ok(config, "search", "pytest", "--type", "tool_call", "--n-hits", "1", "--json"))
+    event_id = hits["data"]["results"][0]["open"]["event_id"]
+    shown = ok(config, "open", event_id)
+    assert shown.startswith("tool_call ")
+    assert "pytest" in shown and "next: event:" in shown
+
+
+def test_sessions_lists_the_window_and_json_is_the_tools_envelope(config: Path, service: ToolService) -> None:
+    table = ok(config, "sessions", *MARCH)
+    assert COUPON_FIX in table and "Coupon fix" in table
+    assert "session:ses_CQDB46BX7G0HT" not in table  # the May 2025 session is outside the window
+    printed = untimed(ok(config, "sessions", *MARCH, "--harness", "codex", "--json"))
+    arguments = {
+        "start_datetime": "2026-03-01T00:00:00Z",
+        "end_datetime": "2026-04-01T00:00:00Z",
+        "harness": "codex",
+    }
+    assert printed == direct(service, "list_sessions", arguments)
+    assert {row["session"]["harness"] for row in printed["data"]["sessions"]} == {"codex"}
+
+
+def test_sessions_prints_a_next_page_command_with_the_window_spelled_out(config: Path) -> None:
+    first = ok(config, "sessions", "--since", "3000d", "--limit", "2")
+    command = re.search(r"next page: moraine sessions (.+)", first)
+    assert command is not None and "--since 20" in command.group(1)
+    again = ok(config, "sessions", *command.group(1).split())
+    assert again.count("session:ses_") == 2 and not set(re.findall(r"session:ses_\w+", again)) & set(
+        re.findall(r"session:ses_\w+", first)
+    )
+
+
+def test_a_time_that_is_neither_rfc3339_nor_a_duration_is_a_usage_error(config: Path) -> None:
+    result = moraine(config, "sessions", "--since", "yesterday")
+    assert result.exit_code == 2
+    assert "neither an RFC 3339 time with an offset" in result.output
+
+
+def test_files_shows_the_sessions_that_touched_a_path(config: Path, service: ToolService) -> None:
+    table = ok(config, "files", "src/cart.py", "--scope", "all")
+    assert "src/cart.py (all): 3 touch(es) in 2 session(s)" in table
+    assert COUPON_FIX in table and "apply_patch" in table
+    printed = untimed(
+        ok(config, "files", "src/cart.py", "--scope", "all", "--granularity", "events", "--json")
+    )
+    arguments = {"path": "src/cart.py", "scope": "all", "granularity": "events"}
+    assert printed == direct(service, "file_attention", arguments)
+    assert len(printed["data"]["events"]) == 3
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_error_envelope_exits_1_with_its_message(config: Path, as_json: bool) -> None:
+    result = moraine(config, "open", "session:not-an-id", *(["--json"] if as_json else []))
+    assert result.exit_code == 1
+    assert "Error: invalid_id: id is not a valid Moraine MCP ID" in result.output
+    if as_json:
+        envelope = json.loads(result.output[: result.output.index("Error:")])
+        assert (
+            envelope["schema_version"] == "moraine.mcp.error.v1" and envelope["error"]["code"] == "invalid_id"
+        )
+
+
+def test_a_bad_argument_combination_is_the_tools_invalid_request(config: Path) -> None:
+    result = moraine(config, "open", COUPON_FIX, "--cursor", "m1.abc.def")
+    assert result.exit_code == 1
+    assert "invalid_request: pass either id or cursor, not both" in result.output
+
+
+def test_export_writes_the_transcript_and_refuses_an_event(config: Path, tmp_path: Path) -> None:
+    markdown = ok(config, "export", COUPON_FIX)
+    assert markdown.startswith("# Coupon fix\n") and "<summary>Tool call: Bash</summary>" in markdown
+    target = tmp_path / "coupon.html"
+    moraine(config, "export", COUPON_FIX, "--format", "html", "-o", str(target))
+    assert target.read_text(encoding="utf-8").startswith("<!doctype html>")
+    hits = json.loads(ok(config, "search", "coupon", "--n-hits", "1", "--json"))
+    result = moraine(config, "export", hits["data"]["results"][0]["open"]["event_id"])
+    assert result.exit_code == 1 and "export takes a session or turn ID" in result.output
