@@ -3,6 +3,8 @@ daemon, clean SIGTERM shutdown, and a daemon that cannot start explained to the 
 
 from __future__ import annotations
 
+import json
+import os
 import signal
 import stat
 import subprocess
@@ -64,6 +66,36 @@ def test_the_running_daemon_serves_status_and_doctor_and_refuses_a_second_daemon
     assert not Path(state.socket).exists()
     assert home.state() is None
     assert home.log_text().splitlines()[-1].endswith("stopped")
+
+
+def test_the_terminal_commands_answer_through_the_running_daemon(home: DaemonHome) -> None:
+    home.serve()
+    home.wait_ready()
+    wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+    # The daemon holds the store's exclusive lock: these commands can only be answered through its socket.
+    env = {**home.env, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+
+    def moraine(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(MORAINE), *args], env=env, cwd=home.root, capture_output=True, text=True, timeout=300
+        )
+
+    found = moraine("search", "zebrafish", "--json")
+    assert found.returncode == 0, found.stderr
+    hit = json.loads(found.stdout)["data"]["results"][0]
+    assert hit["snippet"]["text"] == "Why is the zebrafish build red?"
+    session_id = hit["open"]["session_id"]
+    opened = moraine("open", session_id, "--limit", "5")
+    assert opened.returncode == 0, opened.stderr
+    assert "1 turns, " in opened.stdout and "A missing lockfile." in opened.stdout
+    listed = moraine("sessions", "--since", "2026-04-01T00:00:00Z", "--until", "2026-05-01T00:00:00Z")
+    assert session_id in listed.stdout
+    exported = moraine("export", session_id)
+    assert exported.returncode == 0, exported.stderr
+    assert "**User**\n\nWhy is the zebrafish build red?" in exported.stdout
+    assert "**Assistant**\n\nA missing lockfile." in exported.stdout
+    missing = moraine("open", "session:not-an-id")
+    assert missing.returncode == 1 and "invalid_id" in missing.stderr
 
 
 def test_a_daemon_that_cannot_start_is_explained_with_its_log_tail(home: DaemonHome) -> None:
