@@ -7,6 +7,7 @@ from moraine.export.walk import Transcript, TranscriptEvent
 __all__ = ["event_heading", "is_folded", "transcript_heading"]
 
 _SHOWN = frozenset({"user_input", "assistant_response"})  # the conversation itself; the rest is folded
+_TITLE_CHARS = 120  # as the web page labels an untitled session
 _NAMES = {
     "user_input": "User",
     "assistant_response": "Assistant",
@@ -35,9 +36,18 @@ def event_heading(event: TranscriptEvent) -> str:
     return label
 
 
+def _opening(transcript: Transcript) -> str | None:
+    """Return the first line of the first user message (what an untitled session is about), trimmed."""
+    for turn in transcript.turns:
+        for event in turn.events:
+            line = event.content.text.strip().split("\n", 1)[0].strip() if event.type == "user_input" else ""
+            if line:
+                return line if len(line) <= _TITLE_CHARS else line[: _TITLE_CHARS - 1] + "…"
+    return None
+
+
 def transcript_heading(transcript: Transcript) -> str:
-    """Return the document's title: the session's, or a turn's place in it."""
-    title = transcript.title or f"Untitled {transcript.harness} session"
-    if transcript.kind == "turn":
-        return f"Turn {transcript.turns[0].ordinal} of {title}"
-    return title
+    """Return the document's title: the session's, else its opening request, or a turn's place in it."""
+    if transcript.kind == "turn":  # a turn's own prompt would misname its session
+        return f"Turn {transcript.turns[0].ordinal} of {transcript.title or f'an untitled {transcript.harness} session'}"
+    return transcript.title or _opening(transcript) or f"Untitled {transcript.harness} session"

@@ -365,6 +365,59 @@ def test_a_query_with_no_hits_says_so_and_names_what_was_searched(page: Page, se
     assert served.received[-1]["envelope"]["data"]["result_count"] == 0
 
 
+def test_one_line_per_session_shows_each_sessions_best_hit_and_its_count_then_exports_the_session(
+    page: Page, served: Served
+) -> None:
+    page.goto(served.base + "/#/search?q=quokka+config+parser")
+    _settled(page)
+    page.get_by_role("link", name="One line per session").click()
+    _settled(page)
+    assert "group=session" in page.url
+    results = served.received[-1]["envelope"]["data"]["results"]
+    expected: dict[str, list[int]] = {}  # session -> the ranks of its hits, best first
+    for hit in results:
+        expected.setdefault(hit["open"]["session_id"], []).append(hit["rank"])
+    assert 1 < len(expected) < len(results), ("the query must hit several sessions, some more than once", expected)
+    rows = page.locator(".session-hit")
+    expect(rows).to_have_count(len(expected))
+    for index, (session_id, ranks) in enumerate(expected.items()):
+        row = rows.nth(index)
+        expect(row).to_have_attribute("data-id", session_id)
+        expect(row.locator(".rank")).to_have_text(str(ranks[0]))
+        noun = "event" if len(ranks) == 1 else "events"
+        expect(row.locator(".hit-count")).to_have_text(f"{len(ranks)} matching {noun}")
+    expect(page.locator(".result-summary")).to_contain_text(f"{len(results)} hits in {len(expected)} session")
+    _shot(page, "11-search-by-session")
+
+    page.keyboard.press("Enter")  # the first row opens its session
+    _settled(page)
+    assert page.url.split("#", 1)[1].startswith("/session/session:")
+    markdown_link = page.get_by_role("link", name="Export Markdown")
+    expect(markdown_link).to_be_visible()
+    expect(page.get_by_role("link", name="Export HTML")).to_be_visible()
+    _shot(page, "12-session-with-export")
+    href = markdown_link.get_attribute("href")
+    assert href is not None and href.startswith("/v1/export/session")
+
+    page.goto(served.base + "/#/search?q=parseConfigFile+loader")  # a short session to download
+    _settled(page)
+    session_id = served.received[-1]["envelope"]["data"]["results"][0]["open"]["session_id"]
+    page.goto(f"{served.base}/#/session/{session_id}")
+    _settled(page)
+    href = page.get_by_role("link", name="Export HTML").get_attribute("href")
+    assert href == f"/v1/export/{session_id.replace(':', '%3A')}?format=html"
+    download = page.request.get(served.base + href)  # the browser's own cookies, as the link sends them
+    assert download.status == 200
+    assert download.headers["content-disposition"].startswith('attachment; filename="moraine-session-')
+    transcript = download.text()
+    assert transcript.startswith("<!doctype html>")
+    assert "<h1>Where is parseConfigFile defined? The loader cannot find it.</h1>" in transcript
+    assert transcript.count('<article class="turn">') == 3  # every turn, walked with open's paging
+    assert "the loader imports parse_config_file instead." in transcript
+    bad = page.request.get(served.base + "/v1/export/session:not-an-id?format=md")
+    assert bad.status == 400 and bad.json()["error"]["code"] == "invalid_id"
+
+
 def test_a_malformed_id_shows_the_invalid_id_error_code_and_message(page: Page, served: Served) -> None:
     page.goto(served.base + "/")
     page.locator("#goto-id").fill("session:not-an-id")
