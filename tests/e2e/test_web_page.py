@@ -377,7 +377,10 @@ def test_one_line_per_session_shows_each_sessions_best_hit_and_its_count_then_ex
     expected: dict[str, list[int]] = {}  # session -> the ranks of its hits, best first
     for hit in results:
         expected.setdefault(hit["open"]["session_id"], []).append(hit["rank"])
-    assert 1 < len(expected) < len(results), ("the query must hit several sessions, some more than once", expected)
+    assert 1 < len(expected) < len(results), (
+        "the query must hit several sessions, some more than once",
+        expected,
+    )
     rows = page.locator(".session-hit")
     expect(rows).to_have_count(len(expected))
     for index, (session_id, ranks) in enumerate(expected.items()):
