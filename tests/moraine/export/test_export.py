@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
+from starlette.applications import Starlette
 
 from handlers import Deps, Settings, load_handlers
 from moraine.export.document import export_document
@@ -24,6 +26,7 @@ from moraine.export.walk import ExportError
 from moraine.ids import session_id
 from moraine.server.service import ToolService
 from moraine.store.client import Store
+from moraine.web.export import export_route
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "claude_code" / "projects"
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -133,3 +136,29 @@ def test_an_event_id_is_refused_with_its_turn_named(service: ToolService) -> Non
     event_id, turn_id = anyio.run(an_event)
     with pytest.raises(ExportError, match=f"export takes a session or turn ID.*{turn_id}"):
         _export(service, event_id, "md")
+
+
+def test_the_web_route_sends_the_transcript_as_an_attachment_and_errors_with_their_status(
+    service: ToolService,
+) -> None:
+    async def get(*paths: str) -> list[httpx2.Response]:
+        transport = httpx2.ASGITransport(app=Starlette(routes=[export_route(service)]))
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
+            return [await client.get(path) for path in paths]
+
+    markdown, html, bad_format, missing = anyio.run(
+        get,
+        f"/v1/export/{SESSION_ID}",
+        f"/v1/export/{SESSION_ID}?format=html",
+        f"/v1/export/{SESSION_ID}?format=pdf",
+        f"/v1/export/{session_id(12345)}",
+    )
+    assert markdown.status_code == 200 and markdown.text == _export(service, SESSION_ID, "md")
+    assert markdown.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert (
+        markdown.headers["content-disposition"]
+        == 'attachment; filename="moraine-session-ses_8P46V0DKXM0VW.md"'
+    )
+    assert html.status_code == 200 and html.headers["content-type"] == "text/html; charset=utf-8"
+    assert bad_format.status_code == 400 and "format must be one of html, md" in bad_format.json()["detail"]
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
