@@ -72,7 +72,7 @@ def _search(console: Console, envelope: dict[str, Any]) -> None:
     console.print(f"{data.result_count} hit(s){more}")
 
 
-def _open_session(console: Console, data: OpenSessionData) -> None:
+def _open_session(console: Console, data: OpenSessionData, resume: str | None) -> None:
     session = data.session
     console.print(f"[bold]{escape(_title(session.title, session.harness.value))}[/bold]")
     console.print(
@@ -80,7 +80,8 @@ def _open_session(console: Console, data: OpenSessionData) -> None:
         f"{session.turn_count} turns, {session.event_count} events · {_when(session.started_at)} → "
         f"{_when(session.updated_at)}{'' if session.completed else ' · incomplete'}"
     )
-    # RESUME: show the harness's resume command here once moraine.resume lands (issue 20 item 5).
+    if resume:
+        console.print(f"resume: {escape(resume)}", soft_wrap=True)
     if data.turns:
         table = Table("turn", "started", "user", "final response", "tools", "id")
         for turn in data.turns:
@@ -148,7 +149,9 @@ def _open(console: Console, envelope: dict[str, Any]) -> None:
     raw = envelope["data"]
     data = OpenData.model_validate(raw).root
     if isinstance(data, OpenSessionData):
-        _open_session(console, data)
+        # session.resume_command arrives with issue 20 item 5 (the clients change); read it from the envelope
+        # so this works with and without that field in the generated model.
+        _open_session(console, data, raw["session"].get("resume_command"))
     elif isinstance(data, OpenTurnData):
         _open_turn(console, data)
     else:

@@ -36,9 +36,12 @@ export function sessionView(envelope, signal, cursor) {
         meta("Updated", time(session.updated_at)),
         meta("Turns", count(session.turn_count)),
         meta("Events", count(session.event_count)),
-        meta("ID", h("span", { class: "id" }, h("code", {}, session.id), copyButton(session.id)))),
-        // RESUME (issue 20 item 5): show the harness's resume command here (a meta row with a copy button) once
-        // the session object carries it.
+        meta("ID", h("span", { class: "id" }, h("code", {}, session.id), copyButton(session.id))),
+        // The harness's own resume command (issue 20 item 5), where the harness has one.
+        session.resume_command
+          ? meta("Resume", h("span", { class: "id resume" }, h("code", {}, session.resume_command),
+            copyButton(session.resume_command, "Copy command")))
+          : null),
       h("div", { class: "head-actions" },
         traversal.first_turn_id ? h("a", { class: "button", href: turnLink(traversal.first_turn_id) }, "First turn") : null,
         traversal.last_turn_id ? h("a", { class: "button", href: turnLink(traversal.last_turn_id) }, "Last turn") : null,
