@@ -7,6 +7,8 @@
     [store]
     dsn = "chdb:///home/me/.moraine/store"   # or http(s)://user:pass@host:8123
     database = "moraine"
+    max_memory_usage = 4294967296      # bytes one statement may use (0 = no limit); over it: resource_exhausted
+    max_temporary_disk = 17179869184   # bytes one statement may spill to disk (0 = no limit)
 
     [ingest]
     batch_size = 5000                  # events per published batch
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from moraine.errors import ConfigError
+from moraine.store.limits import DEFAULT_MAX_MEMORY_USAGE, DEFAULT_MAX_TEMPORARY_DISK, StatementLimits
 
 __all__ = [
     "HARNESSES",
@@ -101,6 +104,7 @@ class Config:
     batch_size: int = 5000
     rescan_seconds: float = 30.0
     path: Path | None = None  # the file this was loaded from, None when only defaults apply
+    store_limits: StatementLimits = field(default_factory=StatementLimits)
 
     def source(self, name: str) -> SourceConfig:
         """Return the source named ``name``.
@@ -232,7 +236,7 @@ def _env_path() -> Path | None:
 def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
     reader = TableReader(f"{file}: " if file else "")
     where = reader.where
-    store = reader.table(data, "store", {"dsn", "database"})
+    store = reader.table(data, "store", {"dsn", "database", "max_memory_usage", "max_temporary_disk"})
     ingest = reader.table(data, "ingest", {"batch_size", "rescan_seconds"})
     search = reader.table(data, "search", {"max_results", "bm25_k1", "bm25_b"})
     dsn = reader.string(store, "store.dsn", f"chdb://{home / 'store'}")
@@ -255,6 +259,14 @@ def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
         batch_size=reader.integer(ingest, "ingest.batch_size", 5000, minimum=1),
         rescan_seconds=reader.number(ingest, "ingest.rescan_seconds", 30.0),
         path=file,
+        store_limits=StatementLimits(
+            max_memory_usage=reader.integer(
+                store, "store.max_memory_usage", DEFAULT_MAX_MEMORY_USAGE, minimum=0
+            ),
+            max_temporary_disk=reader.integer(
+                store, "store.max_temporary_disk", DEFAULT_MAX_TEMPORARY_DISK, minimum=0
+            ),
+        ),
     )
 
 

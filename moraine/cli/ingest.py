@@ -46,7 +46,7 @@ def ingest(
         chosen = [config.source(name) for name in sources] if sources else None
         by_source = _assign_paths(config, chosen, paths) if paths else None
         mirror = mirror_settings(config)
-        store = Store.open(config.store_dsn, config.database)
+        store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
     except (ConfigError, StoreError) as exc:
         raise click.ClickException(str(exc)) from exc
     try:

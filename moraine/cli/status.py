@@ -39,7 +39,7 @@ def status(ctx: click.Context, error_limit: int) -> None:
         counts, coverage, errors = served.counts, served.coverage, served.errors
     else:
         try:
-            store = Store.open(config.store_dsn, config.database)
+            store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
         except StoreError as exc:
             raise click.ClickException(str(exc)) from exc
         try:

@@ -142,7 +142,7 @@ def _store(config: Config, paths: DaemonPaths, state: DaemonState | None) -> tup
     if FileLock(paths.owner_lock).held_elsewhere():
         return None, Check("store", "warn", "held by the daemon process above; not checked")
     try:
-        store = Store.open(config.store_dsn, config.database)
+        store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
     except StoreError as exc:
         return None, Check(
             "store",

@@ -104,9 +104,16 @@ class _Daemon:
         self._uvicorn: uvicorn.Server | None = None
 
     def run(self) -> None:
-        ingest_store = Store.open(self.config.store_dsn, self.config.database)
-        reads = Store(self.config.store_dsn, self.config.database, connections=self.settings.max_concurrent)
-        control = Store(self.config.store_dsn, self.config.database)
+        ingest_store = Store.open(
+            self.config.store_dsn, self.config.database, limits=self.config.store_limits
+        )
+        reads = Store(
+            self.config.store_dsn,
+            self.config.database,
+            connections=self.settings.max_concurrent,
+            limits=self.config.store_limits,
+        )
+        control = Store(self.config.store_dsn, self.config.database, limits=self.config.store_limits)
         tcp, unix = self._listeners()
         progress = self._progress()
         ingest = BackgroundIngest(ingest_store, self.config, progress=self._progress_callback(progress))

@@ -54,7 +54,7 @@ class SemanticService:
             self.failed = str(exc)
             logger.warning("semantic recall off: %s", exc)
             return
-        store = Store(self.config.store_dsn, self.config.database)
+        store = Store(self.config.store_dsn, self.config.database, limits=self.config.store_limits)
         try:
             self.vectorizer = BackgroundVectorizer(store, passage_model)
             if self._stop.is_set():

@@ -42,5 +42,5 @@ def settings_from_config(config: Config) -> Settings:
 
 def open_deps(config: Config, launch_dir: Path | None = None) -> Deps:
     """Open the store named by ``config`` and return the handlers' dependencies."""
-    store = Store.open(config.store_dsn, config.database)
+    store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
     return Deps(store=store, settings=settings_from_config(config), launch_dir=launch_dir)

@@ -19,6 +19,7 @@ from clickhouse_connect.driver.client import Client
 from clickhouse_connect.driver.exceptions import ClickHouseError, DatabaseError
 
 from moraine.errors import ResourceExhaustedError, StoreError
+from moraine.store.limits import StatementLimits
 from moraine.store.querytag import current_tag
 
 __all__ = ["Store"]
@@ -71,14 +72,22 @@ class Store:
 
     A connection runs one statement at a time, so independent reads of one tool call (and the vector side of a
     hybrid search) are only concurrent on separate connections. The first connection opens at once (errors surface
-    here); the others open when two or more statements are in flight.
+    here); the others open when two or more statements are in flight. Every statement of every connection (reads,
+    writes, migrations) runs under ``limits`` (the defaults when not given).
     """
 
-    def __init__(self, dsn: str, database: str = "moraine", connections: int = 3) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        database: str = "moraine",
+        connections: int = 3,
+        limits: StatementLimits | None = None,
+    ) -> None:
         if not _IDENT.match(database):
             raise ValueError(f"database name {database!r} is not a plain identifier")
         self.dsn = dsn
         self.database = database
+        self.limits = limits or StatementLimits()
         self._lock = threading.Lock()
         self._settings: dict[str, Any] = dict(_QUERY_SETTINGS)
         self._pool = threading.Condition()
@@ -88,7 +97,7 @@ class Store:
 
     def _connect(self) -> Client:
         with _translate():
-            return clickhouse_connect.get_client(dsn=self.dsn)
+            return clickhouse_connect.get_client(dsn=self.dsn, settings=self.limits.settings())
 
     @contextmanager
     def _connection(self) -> Iterator[Client]:
@@ -140,9 +149,15 @@ class Store:
                 _WRITES[key] = _WRITES.get(key, 0) + 1
 
     @classmethod
-    def open(cls, dsn: str, database: str = "moraine", connections: int = 3) -> Store:
+    def open(
+        cls,
+        dsn: str,
+        database: str = "moraine",
+        connections: int = 3,
+        limits: StatementLimits | None = None,
+    ) -> Store:
         """Connect, create the database if needed and apply pending migrations."""
-        store = cls(dsn, database, connections)
+        store = cls(dsn, database, connections, limits)
         store.migrate()
         return store
 

@@ -29,7 +29,9 @@ def _start_vectorizer(config: Config, threads: int) -> BackgroundVectorizer:
     from moraine.semantic.vectorizer import BackgroundVectorizer
 
     vectorizer = BackgroundVectorizer(
-        Store(config.store_dsn, config.database), load_embedder(threads), poll_seconds=0.5
+        Store(config.store_dsn, config.database, limits=config.store_limits),
+        load_embedder(threads),
+        poll_seconds=0.5,
     )
     vectorizer.start()
     return vectorizer
@@ -38,7 +40,7 @@ def _start_vectorizer(config: Config, threads: int) -> BackgroundVectorizer:
 def main() -> int:
     config = load_config()
     started = time.perf_counter()
-    store = Store.open(config.store_dsn, config.database)
+    store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
     threads = int(os.environ.get(EMBED_THREADS, "0"))
     vectorizer = _start_vectorizer(config, threads) if threads else None
     opened = time.perf_counter()

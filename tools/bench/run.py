@@ -145,7 +145,9 @@ def _query_phases(
     env = bench_env(home)
     config = load_config(Path(env["MORAINE_CONFIG"]))
     # As many connections as the daemon's read store has (its max_concurrent), so calls run as they do there.
-    store = Store.open(config.store_dsn, config.database, DaemonSettings().max_concurrent)
+    store = Store.open(
+        config.store_dsn, config.database, DaemonSettings().max_concurrent, config.store_limits
+    )
     disable_result_caches(store)
     try:
         with open_client(store, config.max_results) as client:
