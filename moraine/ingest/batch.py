@@ -16,11 +16,12 @@ from typing import Any
 
 from moraine.attention.extract import TOUCH_COLUMNS
 from moraine.ids import session_key
-from moraine.ingest.checkpoints import Checkpoint, next_version
+from moraine.ingest.checkpoints import Checkpoint
 from moraine.ingest.rows import EVENT_COLUMNS, clean
 from moraine.ingest.sessions import SessionState, TurnState
 from moraine.scope.projects import session_project
 from moraine.store.client import Store
+from moraine.store.versions import next_version
 
 __all__ = ["DIE_AFTER_INSERTS_ENV", "Batch", "SessionMeta"]
 

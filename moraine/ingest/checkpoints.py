@@ -2,20 +2,21 @@
 
 A checkpoint row is written last in every published batch. Before a batch is published, each stream in it gets an
 ``in_flight`` copy of its last committed checkpoint: finding one on start means a publish was interrupted, and the
-stream's rows at or after the committed offset must be deleted before it resumes (so every event lands once).
+stream's rows at or after the committed offset must be deleted before it resumes (so every event lands once), or,
+when its file has vanished meanwhile, rolled back for good (``moraine.ingest.rollback``).
 """
 
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from moraine.store.client import Store
+from moraine.store.versions import next_version
 
-__all__ = ["CHECKPOINT_COLUMNS", "Checkpoint", "load_checkpoints", "next_version"]
+__all__ = ["CHECKPOINT_COLUMNS", "Checkpoint", "load_checkpoints"]
 
 CHECKPOINT_COLUMNS = (
     "stream_id",
@@ -29,14 +30,6 @@ CHECKPOINT_COLUMNS = (
     "updated_at",
     "version",
 )
-_last_version = 0
-
-
-def next_version() -> int:
-    """Return a version number greater than every one this process returned before (wall-clock nanoseconds)."""
-    global _last_version
-    _last_version = max(time.time_ns(), _last_version + 1)
-    return _last_version
 
 
 @dataclass(slots=True)
@@ -53,6 +46,18 @@ class Checkpoint:
     @property
     def in_flight(self) -> bool:
         return bool(self.state.get("in_flight"))
+
+    def saved_sessions(self) -> dict[str, dict[str, Any]]:
+        """Return the sessions' saved states (harness session id -> ``SessionState.to_json()``)."""
+        sessions = self.state.get("sessions")
+        if not isinstance(sessions, dict):
+            return {}
+        return {k: v for k, v in sessions.items() if isinstance(k, str) and isinstance(v, dict)}
+
+    def committed(self) -> Checkpoint:
+        """Return this checkpoint without its in-flight marker."""
+        state = {k: v for k, v in self.state.items() if k != "in_flight"}
+        return replace(self, state=state)
 
     def row(self, in_flight: bool = False) -> list[Any]:
         """Return the checkpoints row (``in_flight`` marks a publish about to start)."""

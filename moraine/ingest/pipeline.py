@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from moraine.attention.extract import TouchContext, extract_touches
 from moraine.config import Config, SourceConfig, glob_root
@@ -31,6 +30,7 @@ from moraine.ingest.discovery import discover
 from moraine.ingest.identity import FileIdentity, fingerprint, stream_id
 from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
 from moraine.ingest.reader import ReadItem, Reader
+from moraine.ingest.rollback import roll_back_vanished
 from moraine.ingest.rows import clean, dumps, event_summary, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.validate import InvalidItem, check_event
@@ -143,6 +143,7 @@ class Ingestor:
         done = 0
         try:
             for source, adapter, reader, files in plan:
+                self._source_checkpoints(source)  # rolls back the interrupted publishes of vanished files
                 for path in files:
                     if self.stop.is_set():
                         break
@@ -171,25 +172,26 @@ class Ingestor:
 
     # -- streams -------------------------------------------------------------------------------------------------
 
-    def _source_checkpoints(self, source: str) -> dict[int, Checkpoint]:
-        found = self._checkpoints.get(source)
+    def _source_checkpoints(self, source: SourceConfig) -> dict[int, Checkpoint]:
+        found = self._checkpoints.get(source.name)
         if found is None:
             self._settle()  # the store is only used by one thread at a time
-            found = load_checkpoints(self.store, source)
-            self._checkpoints[source] = found
+            found = load_checkpoints(self.store, source.name)
+            roll_back_vanished(self.store, source, found)
+            self._checkpoints[source.name] = found
             owners: dict[int, int] = {}
             for cp in found.values():
-                for saved in _saved_sessions(cp).values():
+                for saved in cp.saved_sessions().values():
                     key = saved.get("key")
                     if isinstance(key, int):
                         owners[key] = cp.stream_id
-            self._owners[source] = owners
+            self._owners[source.name] = owners
         return found
 
     def _ingest_stream(self, source: SourceConfig, adapter: Adapter, reader: Reader, path: Path) -> None:
         path = path.absolute()
         sid = stream_id(source.name, path)
-        committed = self._source_checkpoints(source.name).get(sid)
+        committed = self._source_checkpoints(source).get(sid)
         try:
             stat = path.stat()
         except OSError as exc:
@@ -219,7 +221,7 @@ class Ingestor:
                 stream.offset, stream.line_no = committed.offset, committed.line_no
                 adapter_state = committed.state.get("adapter")
                 stream.ctx.state = adapter_state if isinstance(adapter_state, dict) else {}
-                for harness_sid, saved in _saved_sessions(committed).items():
+                for harness_sid, saved in committed.saved_sessions().items():
                     stream.sessions[harness_sid] = SessionState.from_json(saved)
         self._summary.files += 1
         self._batch_streams[sid] = stream
@@ -238,7 +240,7 @@ class Ingestor:
 
     def _restart(self, stream: _Stream, committed: Checkpoint) -> None:
         """Forget a rewritten file's rows and state; it is read again from the start under a new generation."""
-        keys = [s["key"] for s in _saved_sessions(committed).values() if isinstance(s.get("key"), int)]
+        keys = [s["key"] for s in committed.saved_sessions().values() if isinstance(s.get("key"), int)]
         self._settle()
         delete_stream(self.store, stream.id, keys, stream.source.name, str(stream.path))
         owners = self._owners[stream.source.name]
@@ -493,13 +495,6 @@ def _empty_checkpoint(stream: _Stream) -> Checkpoint:
     return Checkpoint(stream.id, stream.source.name, str(stream.path), "", 0, 0, {}, stream.generation)
 
 
-def _saved_sessions(cp: Checkpoint) -> dict[str, dict[str, Any]]:
-    sessions = cp.state.get("sessions")
-    if not isinstance(sessions, dict):
-        return {}
-    return {k: v for k, v in sessions.items() if isinstance(k, str) and isinstance(v, dict)}
-
-
 def _rewritten(
     committed: Checkpoint, saved: FileIdentity | None, path: Path, stat: os.stat_result, reader: Reader
 ) -> bool:
@@ -511,8 +506,7 @@ def _rewritten(
         return False
     if stat.st_size < committed.offset:
         return True
-    now = fingerprint(path, stat, saved.prefix_len)
-    return (now.prefix_len, now.prefix_sha) != (saved.prefix_len, saved.prefix_sha)
+    return not saved.same_content(fingerprint(path, stat, committed.offset, saved.prefix_len))
 
 
 def _opt(value: str | None) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any
 from moraine.errors import ConfigError, StoreError
 from moraine.attention.extract import TOUCH_COLUMNS
 from moraine.ingest.batch import DOC_STATS_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS
-from moraine.ingest.checkpoints import next_version
+from moraine.store.versions import next_version
 from moraine.ingest.rows import EVENT_COLUMNS
 from moraine.mirror.remote import open_remote
 from moraine.mirror.routing import Router

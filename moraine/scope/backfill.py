@@ -10,7 +10,7 @@ import logging
 
 from moraine.attention.project import ProjectResolver
 from moraine.ingest.batch import SESSION_COLUMNS
-from moraine.ingest.checkpoints import next_version
+from moraine.store.versions import next_version
 from moraine.scope.projects import session_project
 from moraine.store.client import Store
 

@@ -12,13 +12,13 @@ import logging
 import os
 import sys
 import threading
-import time
 
 from dataclasses import dataclass
 from typing import Any
 
 from moraine.semantic.embedder import Embedder
 from moraine.store.client import Store
+from moraine.store.versions import next_version
 
 __all__ = ["VECTOR_TYPES", "BackgroundVectorizer", "VectorProgress", "vector_progress", "vectorize_pending"]
 
@@ -109,7 +109,7 @@ def _session_filters(store: Store, keys: set[int]) -> dict[int, tuple[str, str]]
 def _mark(store: Store, pending: _Pending, offset: int, model: str) -> None:
     store.insert(
         "vector_marks",
-        [[pending.stream_id, pending.generation, offset, model, time.time_ns()]],
+        [[pending.stream_id, pending.generation, offset, model, next_version()]],
         ["stream_id", "generation", "offset", "model", "version"],
     )
 

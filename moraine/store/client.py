@@ -21,6 +21,7 @@ from clickhouse_connect.driver.exceptions import ClickHouseError, DatabaseError
 from moraine.errors import ResourceExhaustedError, StoreError
 from moraine.store.limits import StatementLimits
 from moraine.store.querytag import current_tag
+from moraine.store.versions import seed_versions
 
 __all__ = ["Store"]
 
@@ -156,9 +157,10 @@ class Store:
         connections: int = 3,
         limits: StatementLimits | None = None,
     ) -> Store:
-        """Connect, create the database if needed and apply pending migrations."""
+        """Connect, create the database if needed, apply pending migrations and seed the row-version counter."""
         store = cls(dsn, database, connections, limits)
         store.migrate()
+        seed_versions(store)
         return store
 
     def table(self, name: str) -> str:

@@ -32,7 +32,7 @@ dsn, database, trace = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 store = Store.open(dsn, database=database)
 ingest_paths(store, [trace], source="codex", harness="codex", adapter=ToyAdapter(), batch_size=4)
 t = store.table
-q = lambda sql: store.query(sql)[0]
+q = lambda sql: (store.query(sql) or [None])[0]
 print(json.dumps({
     "events": q(f"SELECT count(), uniqExact(session_key, seq) FROM {t('events')}"),
     "max_seq": q(f"SELECT max(seq) FROM {t('events')}"),
@@ -42,11 +42,14 @@ print(json.dumps({
     "turn_events": q(f"SELECT sum(event_count) FROM {t('turns')} FINAL"),
     "session": q(f"SELECT event_count, turn_count FROM {t('sessions')} FINAL"),
     "texts": q(f"SELECT groupArray(text) FROM (SELECT text FROM {t('events')} ORDER BY seq)"),
+    "turns": q(f"SELECT groupArray((turn_seq, event_count)) FROM (SELECT * FROM {t('turns')} FINAL ORDER BY turn_seq)"),
+    "checkpoint": q(f"SELECT offset, JSONExtractBool(state, 'in_flight') FROM {t('checkpoints')} FINAL"),
 }))
 """
 
 
 def _run(dsn: str, database: str, trace: Path, die_after: int | None) -> subprocess.CompletedProcess[str]:
+    """Ingest ``trace`` (a file, or a directory of them) in a subprocess; print the store's figures as JSON."""
     env = dict(os.environ)
     env.pop(DIE_AFTER_INSERTS_ENV, None)
     if die_after is not None:
@@ -89,3 +92,37 @@ def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
     assert result["turn_events"] == [15]
     assert result["session"] == [15, 5]
     assert result["texts"] == [expected]
+
+
+# Killed mid-first-batch (nothing committed yet), and in the second batch after its events, touches, turns and
+# sessions were written (8 inserts per batch here: marker, events, touches, turns, sessions, postings, doc_stats,
+# checkpoint).
+@pytest.mark.parametrize("die_after", [2, 13])
+def test_a_file_gone_after_an_interrupted_publish_has_that_publish_rolled_back(
+    tmp_path: Path, die_after: int, request: pytest.FixtureRequest
+) -> None:
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    trace = traces / "a.jsonl"
+    records = conversation(turns=5)
+    write_lines(trace, records)
+    dsn = os.environ.get("CLICKHOUSE_URL") or f"chdb://{tmp_path / 'store'}"
+    if os.environ.get("MORAINE_TEST_STORE") == "http":
+        dsn = str(request.getfixturevalue("clickhouse_http_url"))
+    database = f"crash_{uuid.uuid4().hex[:12]}"
+    killed = _run(dsn, database, traces, die_after)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    trace.unlink()
+    done = _run(dsn, database, traces, None)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    # batch_size=4: the first batch holds the title and the first four events (lines 1-5).
+    committed = 0 if die_after == 2 else 4
+    offset = 0 if die_after == 2 else sum(len(json.dumps(r)) + 1 for r in records[:5])
+    texts = [r.get("text", "") for r in records if "info" not in r][:committed]
+    assert result["events"] == [committed, committed]
+    assert result["texts"] == [texts]
+    assert result["postings_docs"] == result["doc_stats"] == result["turn_events"] == [committed]
+    assert result["session"] == (None if die_after == 2 else [4, 2])
+    assert result["turns"] == [[] if die_after == 2 else [[1, 3], [2, 1]]]
+    assert result["checkpoint"] == [offset, 0]  # the committed position, the in-flight marker cleared

@@ -18,7 +18,7 @@ import pytest
 
 from moraine.config import Config
 from moraine.ids import session_key
-from moraine.ingest.checkpoints import next_version
+from moraine.store.versions import next_version
 from moraine.ingest.pipeline import ingest_paths
 from moraine.mirror.remote import our_schema_version
 from moraine.mirror.settings import mirror_settings
