@@ -112,6 +112,7 @@ VALIDATION_ROWS: list[Row] = [
     ("file_attention whitespace around path", F, {"path": " src/a.py "}, IR, "path"),
     ("file_attention file:// URI", F, {"path": "file:///home/u/src/a.py"}, IR, "path"),
     ("file_attention trailing slash", F, {"path": "src/"}, IR, "path"),
+    ("file_attention path over 4096 chars", F, {"path": "src/" + "a" * 4093}, IR, "path"),
     ("file_attention bad scope", F, {"path": "src/a.py", "scope": "galaxy"}, IR, "scope"),
     ("file_attention bad granularity", F, {"path": "src/a.py", "granularity": "atoms"}, IR, "granularity"),
     (

@@ -172,6 +172,15 @@ def test_file_attention_rejects_paths_that_do_not_name_a_file(path: str) -> None
     assert type(error) is RequestError and error.details["field"] == "path"
 
 
+def test_file_attention_path_over_4096_characters_is_an_invalid_request_naming_the_limit() -> None:
+    longest = "/" + "a" * 4095
+    assert check_request("file_attention", {"path": longest}, SETTINGS).canonical["path"] == longest
+    error = _error("file_attention", {"path": longest + "b"})
+    assert type(error) is RequestError and error.code == "invalid_request"
+    assert error.details["field"] == "path"
+    assert "at most 4096 characters" in error.message
+
+
 def test_open_keeps_only_given_keys() -> None:
     assert check_request("open", {"id": turn_id(3, 1), "limit": 4.0, "cursor": None}, SETTINGS).canonical == {
         "id": turn_id(3, 1),
