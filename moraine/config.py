@@ -7,8 +7,8 @@
     [store]
     dsn = "chdb:///home/me/.moraine/store"   # or http(s)://user:pass@host:8123
     database = "moraine"
-    max_memory_usage = 4294967296      # bytes one statement may use (0 = no limit); over it: resource_exhausted
-    max_temporary_disk = 17179869184   # bytes one statement may spill to disk (0 = no limit)
+    max_memory_usage = 4294967296      # bytes one statement may use (0 = the server's own); over it: resource_exhausted
+    max_temporary_disk = 17179869184   # bytes one statement may spill to disk (0 = the server's own)
 
     [ingest]
     batch_size = 5000                  # events per published batch

@@ -21,14 +21,15 @@ DEFAULT_MAX_TEMPORARY_DISK = 16 * 1024**3
 
 @dataclass(frozen=True, slots=True)
 class StatementLimits:
-    """Per-statement ceilings in bytes (0 = none): memory, and data spilled to disk."""
+    """Per-statement ceilings in bytes: memory, and data spilled to disk (0: not set here, the server's own applies)."""
 
     max_memory_usage: int = DEFAULT_MAX_MEMORY_USAGE
     max_temporary_disk: int = DEFAULT_MAX_TEMPORARY_DISK
 
     def settings(self) -> dict[str, int]:
-        """Return the ClickHouse settings that apply these limits."""
-        return {
+        """Return the ClickHouse settings that apply these limits (a limit of 0 is left out)."""
+        settings = {
             "max_memory_usage": self.max_memory_usage,
             "max_temporary_data_on_disk_size_for_query": self.max_temporary_disk,
         }
+        return {name: value for name, value in settings.items() if value > 0}

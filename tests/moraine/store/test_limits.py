@@ -48,6 +48,15 @@ def test_every_statement_runs_under_the_default_limits(store: Store) -> None:
     assert _setting(store, "max_temporary_data_on_disk_size_for_query") == DEFAULT_MAX_TEMPORARY_DISK
 
 
+def test_a_limit_of_zero_is_left_to_the_server(store: Store) -> None:
+    assert StatementLimits(0, 0).settings() == {}
+    unset = Store(store.dsn, store.database, limits=StatementLimits(0, 0))
+    try:
+        assert _setting(unset, "max_memory_usage") == 0  # chDB's own default: no limit
+    finally:
+        unset.close()
+
+
 def test_a_write_over_the_memory_limit_is_resource_exhausted(store: Store, tiny: Store) -> None:
     tiny.command(f"CREATE TABLE {store.table('wide')} (n UInt64) ENGINE = MergeTree ORDER BY n")
     with pytest.raises(ResourceExhaustedError) as caught:
