@@ -70,6 +70,7 @@ class _Stream:
     line_no: int = 0
     generation: int = 0
     sessions: dict[str, SessionState] = field(default_factory=dict)
+    byte_offsets: bool = True  # else positions are not bytes and the fingerprint hashes nothing
 
     def checkpoint(self) -> Checkpoint:
         """Return the checkpoint of the current position (consistent with the current state)."""
@@ -77,7 +78,7 @@ class _Stream:
             "adapter": self.ctx.state,
             "sessions": {sid: s.to_json() for sid, s in self.sessions.items()},
         }
-        identity = fingerprint(self.path, self.stat, self.offset).dumps()
+        identity = fingerprint(self.path, self.stat, self.offset if self.byte_offsets else 0).dumps()
         return Checkpoint(
             self.id,
             self.source.name,
@@ -209,7 +210,15 @@ class Ingestor:
         ):
             self._summary.unchanged += 1
             return
-        stream = _Stream(source, sid, path, stat, StreamContext(path, source.name), committed)
+        stream = _Stream(
+            source,
+            sid,
+            path,
+            stat,
+            StreamContext(path, source.name),
+            committed,
+            byte_offsets=reader.byte_offsets,
+        )
         if committed is not None:
             stream.generation = committed.generation
             if _rewritten(committed, saved_identity, path, stat, reader):
