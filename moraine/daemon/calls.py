@@ -48,7 +48,7 @@ async def open_tool_call(config: Config) -> AsyncIterator[ToolCall]:
         finally:
             await connection.aclose()
         return
-    store = Store.open(config.store_dsn, config.database)
+    store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
     try:
         deps = Deps(store=store, settings=settings_from_config(config), launch_dir=Path(os.getcwd()))
         yield ToolService(deps, load_handlers()).call
