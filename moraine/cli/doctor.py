@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from moraine.private_files import restrict_process
 
 __all__ = ["doctor"]
 
@@ -18,6 +19,7 @@ def doctor(ctx: click.Context) -> None:
     """Diagnose Moraine: exit status 1 when a check fails."""
     from moraine.daemon.diagnose import run_checks  # loaded for this command only
 
+    restrict_process()  # the checks may open (and so create) an embedded store: user-only
     raw = (ctx.obj or {}).get("config_path")
     checks = run_checks(Path(raw) if raw else None)
     for check in checks:

@@ -11,12 +11,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from moraine.config import Config, SourceConfig, load_config
+from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.writer_lock import StoreBusy, StoreWriterLock
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.discovery import matches
 from moraine.ingest.pipeline import Ingestor, IngestSummary, ingest_once
 from moraine.ingest.watch import watch
 from moraine.mirror.settings import MirrorSettings, mirror_settings
 from moraine.mirror.sync import mirror_once
+from moraine.private_files import secure_home
 from moraine.store.client import Store
 
 __all__ = ["ingest"]
@@ -37,7 +40,9 @@ def ingest(
     batch_size: int | None,
     paths: tuple[Path, ...],
 ) -> None:
-    """Index trace files: every enabled source, only --source NAME, or explicit PATHS (files or directories)."""
+    """Index trace files: every enabled source, only --source NAME, or explicit PATHS (files or directories).
+
+    Refused while the daemon (`moraine serve`) owns the configured store: it ingests and watches them itself."""
     console = Console(stderr=True)
     try:
         config = load_config(_config_path(ctx))
@@ -46,8 +51,15 @@ def ingest(
         chosen = [config.source(name) for name in sources] if sources else None
         by_source = _assign_paths(config, chosen, paths) if paths else None
         mirror = mirror_settings(config)
+        secure_home(config)  # umask 077 from here on; an older, too open install is tightened
+        writer = StoreWriterLock(DaemonPaths(config.home).run_dir, config.store_dsn, config.database)
+        writer.acquire("ingest")  # refused while the daemon (or another ingest) writes to this store
+    except (ConfigError, StoreBusy) as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
         store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
-    except (ConfigError, StoreError) as exc:
+    except StoreError as exc:
+        writer.release()
         raise click.ClickException(str(exc)) from exc
     try:
         if watch_mode:
@@ -59,6 +71,7 @@ def ingest(
         raise click.ClickException(str(exc)) from exc
     finally:
         store.close()
+        writer.release()
     _print_summary(console, summary)
 
 

@@ -12,6 +12,7 @@ from moraine.config import load_config
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError
+from moraine.private_files import restrict_process
 from moraine.scope.floor import ProjectFloor, resolve_floor
 from moraine.scope.settings import project_only_configured
 
@@ -28,6 +29,7 @@ __all__ = ["mcp"]
 @click.pass_context
 def mcp(ctx: click.Context, project_only: bool) -> None:
     """Serve the four MCP tools over stdio (what an agent's MCP config launches), answered by the daemon."""
+    restrict_process()  # the run directory, locks and a spawned daemon's log it creates are user-only
     logging.basicConfig(level=logging.WARNING, format="moraine mcp: %(levelname)s %(name)s: %(message)s")
     config_path = ctx.obj.get("config_path") if ctx.obj else None
     try:

@@ -30,6 +30,7 @@ def serve(ctx: click.Context, port: int | None, spawned: bool) -> None:
         DaemonAlreadyRunning,
         run_daemon,
     )  # heavy: loaded for this command only
+    from moraine.daemon.writer_lock import StoreBusy
 
     config_path = ctx.obj.get("config_path") if ctx.obj else None
     try:
@@ -38,5 +39,5 @@ def serve(ctx: click.Context, port: int | None, spawned: bool) -> None:
         if port is not None:
             settings = replace(settings, port=port)
         run_daemon(config, settings, spawned=spawned)
-    except (ConfigError, StoreError, DaemonAlreadyRunning, OSError) as exc:
+    except (ConfigError, StoreError, DaemonAlreadyRunning, StoreBusy, OSError) as exc:
         raise click.ClickException(str(exc)) from exc

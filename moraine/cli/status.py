@@ -10,10 +10,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from moraine.config import load_config
+from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.report import report_via_daemon
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
+from moraine.private_files import restrict_process
 from moraine.semantic.service import semantic_state
 from moraine.store.client import Store
 from moraine.store.status import recent_errors, source_coverage, table_counts
@@ -38,6 +40,7 @@ def status(ctx: click.Context, error_limit: int) -> None:
     if served is not None:
         counts, coverage, errors = served.counts, served.coverage, served.errors
     else:
+        restrict_process()  # opening an embedded store may create its files: user-only
         try:
             store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
         except StoreError as exc:
@@ -50,7 +53,7 @@ def status(ctx: click.Context, error_limit: int) -> None:
             raise click.ClickException(str(exc)) from exc
         finally:
             store.close()
-    console.print(f"store {config.store_dsn} (database {config.database})")
+    console.print(f"store {mask_credentials(config.store_dsn)} (database {config.database})")
     console.print(" · ".join(f"{name} {count}" for name, count in counts.items()))
     console.print(f"semantic recall: {escape(semantic_state(config))}")
     table = Table(

@@ -1,6 +1,6 @@
 """Run the daemon: own the store, listen on loopback TCP and a user-only Unix socket, ingest, stop cleanly.
 
-Order: owner lock -> log -> store connections -> listeners -> serving -> state file (ready) -> ingest thread.
+Order: user-only home (umask 077, existing files tightened) -> owner lock -> store writer lock -> log -> store connections -> listeners -> serving -> state file (ready) -> ingest thread.
 Shutdown (SIGTERM/SIGINT, or idle exit for a daemon a relay started): stop serving, stop ingest, close the store,
 remove the state file and socket, release the lock.
 """
@@ -38,7 +38,9 @@ from moraine.daemon.report import store_report
 from moraine.daemon.settings import DaemonSettings
 from moraine.daemon.state import DaemonState, read_state, remove_state, write_state
 from moraine.daemon.version import moraine_version
+from moraine.daemon.writer_lock import StoreWriterLock
 from moraine.errors import ConfigError
+from moraine.private_files import secure_home
 from moraine.semantic.service import start_semantic
 from moraine.server.runtime import settings_from_config
 from moraine.server.service import ToolService
@@ -62,9 +64,11 @@ def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) 
 
     Raises:
         DaemonAlreadyRunning: another daemon owns ``config.home``.
+        StoreBusy: ``moraine ingest`` is writing to the configured store.
         ConfigError: the socket path is unusable.
         StoreError: the store cannot be opened.
     """
+    tightened = secure_home(config)  # before anything is created: the store, logs and run files are user-only
     paths = DaemonPaths(config.home)
     paths.prepare()
     problem = paths.socket_path_problem()
@@ -75,15 +79,20 @@ def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) 
         state = read_state(paths.state)
         who = f" (pid {state.pid}, port {state.port})" if state else ""
         raise DaemonAlreadyRunning(f"a Moraine daemon is already running for {config.home}{who}")
+    writer = StoreWriterLock(paths.run_dir, config.store_dsn, config.database)
     try:
+        writer.acquire("daemon")
         sys.setswitchinterval(_SWITCH_SECONDS)
         terminal = sys.stderr.isatty()
         setup_logging(paths.log, to_terminal=terminal)
         logger.info(
             "starting (pid %d, version %s, store %s)", os.getpid(), moraine_version(), config.store_dsn
         )
+        if tightened:
+            logger.info("made %d file(s) under %s user-only", len(tightened), config.home)
         _Daemon(config, settings, paths, spawned, terminal).run()
     finally:
+        writer.release()
         owner.release()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 from handlers.deps import Deps, Settings
@@ -13,21 +14,50 @@ from moraine.store.client import Store
 __all__ = ["CURSOR_SECRET_FILE", "cursor_secret", "open_deps", "settings_from_config"]
 
 CURSOR_SECRET_FILE = "cursor-secret"
+_SECRET_BYTES = 32
 
 
 def cursor_secret(home: Path) -> bytes:
-    """Return the cursor-signing secret kept in ``home`` (created on first use, readable by the owner only)."""
+    """Return the cursor-signing secret kept in ``home`` (user-only), creating it when missing or unusable.
+
+    A file that is empty, short or not hex (a crash or a full disk while it was written) is replaced: an empty HMAC
+    key would let anyone forge cursors. The new secret is written to a temporary 0600 file first and then put in
+    place in one step, so a reader never sees a partial secret; when two processes create it at once, both end up
+    with the one that was linked first.
+    """
     path = home / CURSOR_SECRET_FILE
-    if not path.exists():
-        home.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another process created it first: use theirs
+    existing = _read_secret(path)
+    if existing is not None:
+        return existing
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".cursor-secret-", dir=home)  # created 0600
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(secrets.token_hex(_SECRET_BYTES))
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists() or path.is_symlink():
+            os.replace(tmp, path)  # the old file is unusable
         else:
-            with os.fdopen(fd, "w", encoding="ascii") as handle:
-                handle.write(secrets.token_hex(32))
-    return bytes.fromhex(path.read_text(encoding="ascii").strip())
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another process created it first: use theirs
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    created = _read_secret(path)
+    if created is None:
+        raise OSError(f"{path} could not be written with a usable secret")
+    return created
+
+
+def _read_secret(path: Path) -> bytes | None:
+    """Return the secret in ``path``, or None when the file is missing, empty, short or not hex."""
+    try:
+        secret = bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (FileNotFoundError, UnicodeDecodeError, ValueError):
+        return None
+    return secret if len(secret) >= _SECRET_BYTES else None
 
 
 def settings_from_config(config: Config) -> Settings:

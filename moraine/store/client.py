@@ -19,6 +19,7 @@ from clickhouse_connect.driver.client import Client
 from clickhouse_connect.driver.exceptions import ClickHouseError, DatabaseError
 
 from moraine.errors import ResourceExhaustedError, StoreError
+from moraine.store.lease import Lease, create_lease_table
 from moraine.store.limits import StatementLimits
 from moraine.store.querytag import current_tag
 from moraine.store.versions import seed_versions
@@ -37,6 +38,10 @@ _QUERY_SETTINGS = {
     "compile_aggregate_expressions": 0,
     "compile_sort_description": 0,
 }
+# A migration holds its lease this long between renewals (008 copies whole tables in one statement each); another
+# instance waits at most _MIGRATION_WAIT_SECONDS for it.
+_MIGRATION_LEASE_SECONDS = 900.0
+_MIGRATION_WAIT_SECONDS = 1800.0
 # Writes made through the Stores of this process, by (dsn, database): see Store.write_generation.
 _WRITES: dict[tuple[str, str], int] = {}
 _WRITES_LOCK = threading.Lock()
@@ -180,9 +185,11 @@ class Store:
             )
         return cast(list[tuple[Any, ...]], list(result.result_rows))  # the driver's rows are tuples
 
-    def command(self, sql: str, parameters: Mapping[str, Any] | None = None) -> None:
+    def command(
+        self, sql: str, parameters: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None
+    ) -> None:
         with self._writing() as client:
-            client.command(_tagged(sql), parameters=dict(parameters or {}))
+            client.command(_tagged(sql), parameters=dict(parameters or {}), settings=dict(settings or {}))
 
     def insert(self, table: str, rows: Sequence[Sequence[Any]], column_names: Sequence[str]) -> None:
         if not rows:
@@ -202,7 +209,11 @@ class Store:
             )
 
     def migrate(self) -> list[int]:
-        """Apply the migrations not yet recorded in ``schema_migrations``; return the versions applied."""
+        """Apply the migrations not yet recorded in ``schema_migrations``; return the versions applied.
+
+        Pending migrations run under the store's ``migrations`` lease (``moraine.store.lease``), so two instances
+        on one ClickHouse server never run one at the same time; the second waits, then finds them applied.
+        """
         with self._lock:
             self.command(f"CREATE DATABASE IF NOT EXISTS {self.database}")
             self.command(
@@ -210,16 +221,26 @@ class Store:
                 "(version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) "
                 "ENGINE = MergeTree ORDER BY version"
             )
-            done = {row[0] for row in self.query(f"SELECT version FROM {self.table('schema_migrations')}")}
-            applied = []
-            for version, name, text in _migrations():
-                if version in done:
-                    continue
-                for statement in _statements(text.replace("{db}", self.database)):
-                    self.command(statement)
-                self.insert("schema_migrations", [[version, name]], ["version", "name"])
-                applied.append(version)
-            return applied
+            if not self._pending_migrations():
+                return []
+            create_lease_table(self)
+            lease = Lease(self, "migrations", ttl=_MIGRATION_LEASE_SECONDS)
+            lease.acquire(wait=_MIGRATION_WAIT_SECONDS)
+            try:
+                applied = []
+                for version, name, text in self._pending_migrations():  # again: another holder may have run them
+                    for statement in _statements(text.replace("{db}", self.database)):
+                        lease.keep()
+                        self.command(statement)
+                    self.insert("schema_migrations", [[version, name]], ["version", "name"])
+                    applied.append(version)
+                return applied
+            finally:
+                lease.release()
+
+    def _pending_migrations(self) -> list[tuple[int, str, str]]:
+        done = {row[0] for row in self.query(f"SELECT version FROM {self.table('schema_migrations')}")}
+        return [migration for migration in _migrations() if migration[0] not in done]
 
     def close(self) -> None:
         """Close the connections (call it when no statement is in flight)."""
