@@ -1,0 +1,142 @@
+"""The store lease: one holder at a time, decided by the server; migrations run under it, so two instances on one
+ClickHouse server never run one at once (the lease logic itself also runs on chDB, the same engine)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from moraine.errors import StoreError
+from moraine.store.client import Store
+from moraine.store.lease import Lease, LeaseBusy, create_lease_table
+
+TTL = 900.0
+
+
+@pytest.fixture
+def leased(store: Store) -> Store:
+    create_lease_table(store)
+    return store
+
+
+def _grants(store: Store, name: str = "probe") -> list[tuple[int, str]]:
+    rows = store.query(
+        f"SELECT generation, owner FROM {store.table('store_leases')} WHERE name = {{name:String}} "
+        "ORDER BY generation",
+        {"name": name},
+    )
+    return [(int(g), str(o)) for g, o in rows]
+
+
+def test_a_held_lease_is_refused_to_a_second_contender_until_it_is_released(leased: Store) -> None:
+    first, second = Lease(leased, "probe", TTL, "a"), Lease(leased, "probe", TTL, "b")
+    assert first.try_acquire()
+    assert not second.try_acquire()
+    with pytest.raises(LeaseBusy) as refused:
+        second.acquire(wait=0)
+    assert "held by a until " in refused.value.message
+    first.release()
+    assert second.try_acquire()
+    assert _grants(leased) == [(1, "a"), (2, "a"), (3, "b")]  # taken by a, released by a, taken by b
+
+
+def test_two_contenders_claiming_the_same_generation_get_one_winner(leased: Store) -> None:
+    """Both read 'free' before either inserts: the server keeps the first insert of generation 1, drops the other."""
+    first, second = Lease(leased, "probe", TTL, "a"), Lease(leased, "probe", TTL, "b")
+    assert first._claim(1, TTL) is True
+    assert second._claim(1, TTL) is False
+    assert _grants(leased) == [(1, "a")]
+    assert first.held and not second.held
+
+
+def test_an_expired_lease_is_taken_over_and_its_old_holder_learns_it_on_renewal(leased: Store) -> None:
+    crashed = Lease(leased, "probe", TTL, "crashed")
+    assert crashed.try_acquire()
+    leased.command(
+        f"ALTER TABLE {leased.table('store_leases')} UPDATE expires_at = taken_at WHERE owner = 'crashed'",
+        settings={"mutations_sync": 1},
+    )  # its holder stopped renewing: the grant has run out
+    successor = Lease(leased, "probe", TTL, "successor")
+    assert successor.try_acquire()
+    crashed._renewed_at -= TTL / 3  # it comes back and renews
+    with pytest.raises(StoreError, match="expired and was taken by another instance"):
+        crashed.keep()
+    assert not crashed.held
+
+
+def test_a_holder_renews_its_lease_while_it_keeps_it(leased: Store) -> None:
+    lease = Lease(leased, "probe", TTL, "holder")
+    assert lease.try_acquire()
+    lease.keep()  # taken just now: nothing to renew yet
+    assert _grants(leased) == [(1, "holder")]
+    lease._renewed_at -= TTL / 3  # as if a third of the ttl had passed since it was taken
+    lease.keep()
+    assert _grants(leased) == [(1, "holder"), (2, "holder")]
+    assert not Lease(leased, "probe", TTL, "other").try_acquire()
+
+
+@pytest.fixture
+def server_dsn(request: pytest.FixtureRequest) -> str:
+    """A ClickHouse server: ``CLICKHOUSE_URL`` when set, else the test endpoint serving chDB over HTTP."""
+    return os.environ.get("CLICKHOUSE_URL") or str(request.getfixturevalue("clickhouse_http_url"))
+
+
+@pytest.fixture
+def server_store(server_dsn: str) -> Iterator[Store]:
+    database = f"t_{uuid.uuid4().hex[:16]}"
+    opened = Store.open(server_dsn, database=database)
+    try:
+        yield opened
+    finally:
+        opened.command(f"DROP DATABASE IF EXISTS {database}")
+        opened.close()
+
+
+def test_two_instances_migrating_one_server_at_once_run_the_copy_and_swap_once_and_keep_every_row(
+    server_store: Store, server_dsn: str
+) -> None:
+    """Migration 008 (copy each table, then swap it in) is pending again on a store with rows; two instances start."""
+    database = server_store.database
+    rows = [[i % 7, i, f"text {i}"] for i in range(500)]
+    server_store.insert("events", rows, ["session_key", "seq", "text"])
+    server_store.command(
+        f"DELETE FROM {server_store.table('schema_migrations')} WHERE version = 8",
+        settings={"mutations_sync": 1},
+    )
+    stores = [Store(server_dsn, database) for _ in range(2)]
+    applied: list[list[int]] = []
+    failures: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def migrate(store: Store) -> None:
+        start.wait(timeout=30)
+        try:
+            applied.append(store.migrate())
+        except BaseException as exc:  # reported below: the test fails with it
+            failures.append(exc)
+
+    threads = [threading.Thread(target=migrate, args=(s,)) for s in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    for store in stores:
+        store.close()
+    assert failures == []
+    assert sorted(applied) == [[], [8]]  # one instance ran it; the other waited, then found it applied
+    assert server_store.query(f"SELECT count() FROM {server_store.table('events')}")[0][0] == 500
+    versions = server_store.query(f"SELECT version FROM {server_store.table('schema_migrations')} WHERE version = 8")
+    assert versions == [(8,)]
+    assert not server_store.query(f"EXISTS TABLE {database}.events_rebuild")[0][0]
+
+
+def test_migrations_take_and_release_the_lease_and_an_up_to_date_store_leaves_it_alone(store: Store) -> None:
+    grants = _grants(store, "migrations")
+    assert [g for g, _ in grants] == [1, 2]  # the fresh store's migrations: taken, then released
+    assert Lease(store, "migrations", TTL, "next").try_acquire()  # free again
+    Store.open(store.dsn, store.database).close()  # nothing pending: no lease needed
+    assert [g for g, _ in _grants(store, "migrations")] == [1, 2, 3]
