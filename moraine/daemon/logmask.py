@@ -28,7 +28,8 @@ _ASSIGNMENT = re.compile(
     re.IGNORECASE,
 )
 _AUTH_SCHEME = re.compile(
-    r"(?P<head>\b(?:authorization[\"']?\s*[=:]\s*[\"']?[a-z]+\s+|bearer\s+))[A-Za-z0-9._~+/\-]{8,}=*", re.IGNORECASE
+    r"(?P<head>\b(?:authorization[\"']?\s*[=:]\s*[\"']?[a-z]+\s+|bearer\s+))[A-Za-z0-9._~+/\-]{8,}=*",
+    re.IGNORECASE,
 )
 
 

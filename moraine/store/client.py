@@ -228,7 +228,11 @@ class Store:
             lease.acquire(wait=_MIGRATION_WAIT_SECONDS)
             try:
                 applied = []
-                for version, name, text in self._pending_migrations():  # again: another holder may have run them
+                for (
+                    version,
+                    name,
+                    text,
+                ) in self._pending_migrations():  # again: another holder may have run them
                     for statement in _statements(text.replace("{db}", self.database)):
                         lease.keep()
                         self.command(statement)

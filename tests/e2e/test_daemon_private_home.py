@@ -131,7 +131,9 @@ def test_nothing_under_moraine_home_is_open_to_other_accounts_after_real_use(use
 
 def test_another_account_can_read_nothing_under_moraine_home(used: _Used) -> None:
     if os.geteuid() != 0:
-        pytest.skip("reading as another account needs root (to switch to `nobody`); the mode check above still ran")
+        pytest.skip(
+            "reading as another account needs root (to switch to `nobody`); the mode check above still ran"
+        )
     switch = _switch_to_nobody()
     if switch is None:
         pytest.skip("neither runuser nor setpriv is installed, so no command can run as `nobody`")
@@ -143,7 +145,9 @@ def test_another_account_can_read_nothing_under_moraine_home(used: _Used) -> Non
     )
     assert readable.returncode == 0, readable.stderr
     assert readable.stdout.split() == []
-    control = used.home.sessions  # the traces themselves are the user's business: 0755/0644 here, and readable
+    control = (
+        used.home.sessions
+    )  # the traces themselves are the user's business: 0755/0644 here, and readable
     seen = subprocess.run([*switch, "ls", str(control)], capture_output=True, text=True, timeout=60)
     assert seen.returncode == 0 and f"{UUID}.jsonl" in seen.stdout, seen.stderr
 
@@ -203,6 +207,8 @@ def test_ingest_is_refused_while_the_daemon_owns_a_clickhouse_server_store(
     assert refused.returncode == 1
     message = " ".join(refused.stderr.split())
     assert f"the Moraine daemon (pid {pid}) owns the store" in message
-    assert f"(database {database})" in message and "a second writer would index the same files twice" in message
+    assert (
+        f"(database {database})" in message and "a second writer would index the same files twice" in message
+    )
     after = _moraine(home, "ingest")
     assert after.returncode == 0, after.stderr

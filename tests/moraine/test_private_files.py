@@ -81,7 +81,9 @@ def test_a_symlink_in_the_home_is_not_followed(tmp_path: Path) -> None:
     assert stat.S_IMODE(outside.stat().st_mode) == 0o644
 
 
-def test_the_users_own_home_directory_is_never_walked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_users_own_home_directory_is_never_walked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     os.chmod(tmp_path, 0o755)
     assert tighten_tree(tmp_path) == []

@@ -18,7 +18,9 @@ def test_one_server_is_one_store_whatever_the_credentials_and_spelling() -> None
     }
     assert same == {"http://db.example:8123|moraine"}
     assert store_identity("https://db.example", "moraine") == "https://db.example:8443|moraine"
-    assert store_identity("http://db.example:8123", "other") != store_identity("http://db.example:8123", "moraine")
+    assert store_identity("http://db.example:8123", "other") != store_identity(
+        "http://db.example:8123", "moraine"
+    )
 
 
 def test_one_chdb_directory_is_one_store_whatever_the_path_spelling(tmp_path: Path) -> None:
@@ -36,7 +38,9 @@ def test_ingest_is_refused_with_the_daemons_pid_the_store_and_what_to_do(tmp_pat
         with pytest.raises(StoreBusy) as refused:
             StoreWriterLock(tmp_path / "run", "http://other:pw@db.example", "moraine").acquire("ingest")
         message = str(refused.value)
-        assert f"the Moraine daemon (pid {os.getpid()}) owns the store http://other:***@db.example " in message
+        assert (
+            f"the Moraine daemon (pid {os.getpid()}) owns the store http://other:***@db.example " in message
+        )
         assert "(database moraine)" in message and ":pw@" not in message
         assert "moraine status" in message and f"kill {os.getpid()}" in message
     finally:

@@ -129,7 +129,9 @@ def test_two_instances_migrating_one_server_at_once_run_the_copy_and_swap_once_a
     assert failures == []
     assert sorted(applied) == [[], [8]]  # one instance ran it; the other waited, then found it applied
     assert server_store.query(f"SELECT count() FROM {server_store.table('events')}")[0][0] == 500
-    versions = server_store.query(f"SELECT version FROM {server_store.table('schema_migrations')} WHERE version = 8")
+    versions = server_store.query(
+        f"SELECT version FROM {server_store.table('schema_migrations')} WHERE version = 8"
+    )
     assert versions == [(8,)]
     assert not server_store.query(f"EXISTS TABLE {database}.events_rebuild")[0][0]
 
