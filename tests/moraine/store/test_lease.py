@@ -3,10 +3,6 @@ ClickHouse server never run one at once (the lease logic itself also runs on chD
 
 from __future__ import annotations
 
-import os
-import threading
-import uuid
-from collections.abc import Iterator
 
 import pytest
 
@@ -77,63 +73,6 @@ def test_a_holder_renews_its_lease_while_it_keeps_it(leased: Store) -> None:
     lease.keep()
     assert _grants(leased) == [(1, "holder"), (2, "holder")]
     assert not Lease(leased, "probe", TTL, "other").try_acquire()
-
-
-@pytest.fixture
-def server_dsn(request: pytest.FixtureRequest) -> str:
-    """A ClickHouse server: ``CLICKHOUSE_URL`` when set, else the test endpoint serving chDB over HTTP."""
-    return os.environ.get("CLICKHOUSE_URL") or str(request.getfixturevalue("clickhouse_http_url"))
-
-
-@pytest.fixture
-def server_store(server_dsn: str) -> Iterator[Store]:
-    database = f"t_{uuid.uuid4().hex[:16]}"
-    opened = Store.open(server_dsn, database=database)
-    try:
-        yield opened
-    finally:
-        opened.command(f"DROP DATABASE IF EXISTS {database}")
-        opened.close()
-
-
-def test_two_instances_migrating_one_server_at_once_run_the_copy_and_swap_once_and_keep_every_row(
-    server_store: Store, server_dsn: str
-) -> None:
-    """Migration 008 (copy each table, then swap it in) is pending again on a store with rows; two instances start."""
-    database = server_store.database
-    rows = [[i % 7, i, f"text {i}"] for i in range(500)]
-    server_store.insert("events", rows, ["session_key", "seq", "text"])
-    server_store.command(
-        f"DELETE FROM {server_store.table('schema_migrations')} WHERE version = 8",
-        settings={"mutations_sync": 1},
-    )
-    stores = [Store(server_dsn, database) for _ in range(2)]
-    applied: list[list[int]] = []
-    failures: list[BaseException] = []
-    start = threading.Barrier(2)
-
-    def migrate(store: Store) -> None:
-        start.wait(timeout=30)
-        try:
-            applied.append(store.migrate())
-        except BaseException as exc:  # reported below: the test fails with it
-            failures.append(exc)
-
-    threads = [threading.Thread(target=migrate, args=(s,)) for s in stores]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=300)
-    for store in stores:
-        store.close()
-    assert failures == []
-    assert sorted(applied) == [[], [8]]  # one instance ran it; the other waited, then found it applied
-    assert server_store.query(f"SELECT count() FROM {server_store.table('events')}")[0][0] == 500
-    versions = server_store.query(
-        f"SELECT version FROM {server_store.table('schema_migrations')} WHERE version = 8"
-    )
-    assert versions == [(8,)]
-    assert not server_store.query(f"EXISTS TABLE {database}.events_rebuild")[0][0]
 
 
 def test_migrations_take_and_release_the_lease_and_an_up_to_date_store_leaves_it_alone(store: Store) -> None:
