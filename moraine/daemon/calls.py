@@ -18,6 +18,7 @@ from moraine.config import Config
 from moraine.daemon.client import DaemonConnection
 from moraine.daemon.launcher import live_state
 from moraine.daemon.paths import DaemonPaths
+from moraine.private_files import restrict_process
 from moraine.server.runtime import settings_from_config
 from moraine.server.service import ToolCall, ToolReply, ToolService
 from moraine.store.client import Store
@@ -48,6 +49,7 @@ async def open_tool_call(config: Config) -> AsyncIterator[ToolCall]:
         finally:
             await connection.aclose()
         return
+    restrict_process()  # opening the store (and the cursor secret) may create files under the home: user-only
     store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
     try:
         deps = Deps(store=store, settings=settings_from_config(config), launch_dir=Path(os.getcwd()))
