@@ -131,3 +131,14 @@ def _terminate(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         return
+
+
+@pytest.fixture(autouse=True)
+def _restore_umask() -> Iterator[None]:
+    """Undo a command's ``umask 077`` after each test (CLI commands run in-process set it for the process's life)."""
+    previous = os.umask(0o022)
+    os.umask(previous)
+    try:
+        yield
+    finally:
+        os.umask(previous)

@@ -94,8 +94,17 @@ def used() -> Iterator[_Used]:
     """A home after real use: the daemon served and ingested one trace; ingest was tried while it ran, then after."""
     home = _Home()
     os.chmod(home.root, 0o755)  # like a user's home: only ~/.moraine's own modes keep others out
-    home.configure()  # written by this test process (umask 022): 0644, as an older install left it
-    home.session_file(UUID).write_text(codex_turn(0, "Where is the wombat ledger?", "In ledger/wombat.csv."))
+    home.configure()
+    os.chmod(home.moraine_home / "config.toml", 0o644)  # as an older install left it
+    trace = home.session_file(UUID)
+    trace.write_text(codex_turn(0, "Where is the wombat ledger?", "In ledger/wombat.csv."))
+    for path in [
+        trace,
+        *trace.parents,
+    ]:  # the traces are the user's business: left readable (whatever our umask)
+        if path == home.root:
+            break
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
     try:
         daemon = home.serve()
         pid = _ready(home)

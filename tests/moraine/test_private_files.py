@@ -4,24 +4,12 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from moraine.config import Config
 from moraine.private_files import chdb_directory, secure_home, tighten_tree
-
-
-@pytest.fixture
-def keep_umask() -> Iterator[None]:
-    """Restore this process's umask after a test that sets it (``secure_home`` changes it for good)."""
-    previous = os.umask(0o022)
-    os.umask(previous)
-    try:
-        yield
-    finally:
-        os.umask(previous)
 
 
 def _old_install(home: Path) -> list[Path]:
@@ -91,7 +79,7 @@ def test_the_users_own_home_directory_is_never_walked(
 
 
 def test_secure_home_sets_umask_077_and_tightens_a_chdb_store_kept_outside_the_home(
-    tmp_path: Path, keep_umask: None
+    tmp_path: Path,
 ) -> None:
     home = tmp_path / "home"
     elsewhere = tmp_path / "elsewhere" / "store"
