@@ -30,7 +30,7 @@ from moraine.daemon.version import moraine_version
 from moraine.scope.floor import ProjectFloor
 from moraine.server.envelope import error_envelope
 from moraine.server.failures import ErrorBody
-from moraine.server.mcp_app import reply_text
+from moraine.server.mcp_app import tool_result
 from moraine.server.service import ToolReply
 
 __all__ = ["run_relay"]
@@ -129,11 +129,7 @@ def _server(relay: _Relay) -> Server[Any]:
         finally:
             relay.calls.finished += 1
             relay.calls.changed()
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=reply_text(reply))],
-            structured_content=reply.envelope,
-            is_error=reply.is_error,
-        )
+        return tool_result(reply)
 
     return Server(
         SERVER["name"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from importlib import metadata
 from typing import Any
 
@@ -11,7 +12,7 @@ from mcp.server.lowlevel import Server
 from generated.descriptors import DESCRIPTORS, SERVER
 from moraine.server.service import ToolReply, ToolService
 
-__all__ = ["build_mcp_server", "reply_text"]
+__all__ = ["build_mcp_server", "tool_result"]
 
 
 def _version() -> str:
@@ -21,20 +22,14 @@ def _version() -> str:
         return "0"
 
 
-def reply_text(reply: ToolReply) -> str:
-    """Return the short text content that accompanies the structured envelope."""
-    envelope = reply.envelope
-    tool = envelope["tool"]
-    if reply.is_error:
-        return f"{tool} failed: {envelope['error']['code']}: {envelope['error']['message']}"
-    data: dict[str, Any] = envelope["data"]
-    if "result_count" in data:
-        more = " (more exist)" if data.get("truncated") else ""
-        summary = f"{data['result_count']} result(s){more}"
-    else:
-        summary = f"opened {data.get('kind', 'item')}"
-    warnings = f"; {len(envelope['warnings'])} warning(s)" if envelope["warnings"] else ""
-    return f"{tool}: {summary}{warnings}. The full result is in structuredContent."
+def tool_result(reply: ToolReply) -> types.CallToolResult:
+    """Return the MCP tool result of ``reply``: the envelope as ``structuredContent`` and, serialized as JSON, as
+    the text block (the same object, errors included), for clients that read only ``content``."""
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(reply.envelope, ensure_ascii=False))],
+        structured_content=reply.envelope,
+        is_error=reply.is_error,
+    )
 
 
 def build_mcp_server(service: ToolService) -> Server[Any]:
@@ -46,11 +41,7 @@ def build_mcp_server(service: ToolService) -> Server[Any]:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         reply = await service.call(params.name, params.arguments if params.arguments is not None else {})
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=reply_text(reply))],
-            structured_content=reply.envelope,
-            is_error=reply.is_error,
-        )
+        return tool_result(reply)
 
     return Server(
         SERVER["name"],

@@ -85,11 +85,14 @@ class DaemonHome:
 
     @property
     def env(self) -> dict[str, str]:
-        return {
+        env = {
             "HOME": str(self.root),
             "MORAINE_HOME": str(self.moraine_home),
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         }
+        if "PYTHONPATH" in os.environ:  # a checkout run with PYTHONPATH runs its own code in the children too
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        return env
 
     def configure(self, **daemon: Any) -> None:
         """Write ``config.toml`` with a ``[daemon]`` table (idle exit off unless given) and fast rescans."""
