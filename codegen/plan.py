@@ -10,6 +10,7 @@ from codegen.diagnostics import Diagnostic, Severity, SpecError
 from codegen.links import links_for
 from codegen.load import DIALECT, Spec, ToolSpec
 from codegen.names import ClassName, PythonIdentifier
+from codegen.portable import portable
 
 __all__ = ["MODEL_ROOT", "OPENAPI_PREFIX", "Plan", "ToolPlan", "ValidatorPlan", "plan"]
 
@@ -169,8 +170,8 @@ def _tool(
         "name": tool.name,
         "title": tool.title,
         "description": tool.description,
-        "inputSchema": input_schema,
-        "outputSchema": output_schema,
+        "inputSchema": portable(input_schema),
+        "outputSchema": portable(output_schema),
         "annotations": {"title": tool.title, **dict(tool.annotations)},
     }
     return (

@@ -43,41 +43,47 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     "description": "sessions (default: one rollup per session) or events (a flat timeline of touches).",
                 },
                 "start_datetime": {
-                    "type": ["string", "null"],
-                    "format": "date-time",
-                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
                     "description": "Inclusive lower bound: RFC 3339 with explicit offset or Z, at most millisecond precision.",
+                    "anyOf": [
+                        {
+                            "type": "string",
+                            "format": "date-time",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
+                        },
+                        {"type": "null"},
+                    ],
                 },
                 "end_datetime": {
-                    "type": ["string", "null"],
-                    "format": "date-time",
-                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
                     "description": "Exclusive upper bound, same format (after start_datetime when both are given).",
+                    "anyOf": [
+                        {
+                            "type": "string",
+                            "format": "date-time",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
+                        },
+                        {"type": "null"},
+                    ],
                 },
                 "tool": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "Only touches by this tool name (case-insensitive).",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "harness": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "Only touches from this normalized harness (exact, case-sensitive).",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "source": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "Only touches from this configured ingest source (exact, case-sensitive).",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "mutations_only": {
                     "default": False,
-                    "type": ["boolean", "null"],
                     "description": "Exclude common pure-read tools (Read, cat, grep, ls, ...). Default false.",
+                    "anyOf": [{"type": "boolean"}, {"type": "null"}],
                 },
                 "limit": {
-                    "type": ["integer", "null"],
-                    "minimum": 1,
                     "description": "Rows to display (default min(50, configured maximum); at most the configured maximum).",
+                    "anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}],
                 },
             },
             "$defs": {
@@ -206,8 +212,8 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                             "description": "True when no project root could be stripped.",
                         },
                         "stripped_root": {
-                            "type": ["string", "null"],
                             "description": "The root removed from an absolute path.",
+                            "anyOf": [{"type": "string"}, {"type": "null"}],
                         },
                         "scope": {"$ref": "#/$defs/FileAttentionScope"},
                         "granularity": {"$ref": "#/$defs/FileAttentionGranularity"},
@@ -284,18 +290,28 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         "scope": {"$ref": "#/$defs/FileAttentionScope"},
                         "granularity": {"$ref": "#/$defs/FileAttentionGranularity"},
                         "start_datetime": {
-                            "type": ["string", "null"],
-                            "format": "date-time",
-                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
+                            "anyOf": [
+                                {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
+                                },
+                                {"type": "null"},
+                            ]
                         },
                         "end_datetime": {
-                            "type": ["string", "null"],
-                            "format": "date-time",
-                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
+                            "anyOf": [
+                                {
+                                    "type": "string",
+                                    "format": "date-time",
+                                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})$",
+                                },
+                                {"type": "null"},
+                            ]
                         },
-                        "tool": {"type": ["string", "null"], "pattern": "\\S"},
-                        "harness": {"type": ["string", "null"], "pattern": "\\S"},
-                        "source": {"type": ["string", "null"], "pattern": "\\S"},
+                        "tool": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
+                        "harness": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
+                        "source": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
                         "mutations_only": {"type": "boolean"},
                         "limit": {"type": "integer", "minimum": 1},
                     },
@@ -444,15 +460,14 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                             "description": "Which side of the tool call mentioned the file, e.g. request.",
                         },
                         "turn": {
-                            "type": ["integer", "null"],
-                            "minimum": 1,
                             "description": "Turn ordinal within the session, null when the touch does not join to the trace.",
+                            "anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}],
                         },
                         "match_kind": {
                             "type": "string",
                             "description": "How the file was matched, e.g. path_suffix (structured argument) or shell_path (command text).",
                         },
-                        "worktree_root": {"type": ["string", "null"]},
+                        "worktree_root": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                         "action_preview": {
                             "type": "string",
                             "description": "Short preview of the tool arguments.",
@@ -480,8 +495,13 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                 "NullableTimestamp": {
                     "title": "NullableTimestamp",
                     "description": "RFC 3339 UTC timestamp with millisecond precision, or null when the source recorded none.",
-                    "type": ["string", "null"],
-                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                    "anyOf": [
+                        {
+                            "type": "string",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                        },
+                        {"type": "null"},
+                    ],
                 },
                 "Performance": {
                     "title": "Performance",
@@ -557,28 +577,24 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                 },
                 "limit": {
                     "default": 20,
-                    "type": ["integer", "null"],
-                    "minimum": 1,
                     "description": "Page size (default 20, at most the server's configured maximum, 50 unless configured).",
+                    "anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}],
                 },
                 "cursor": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "next_cursor from a previous call with the same filters and sort.",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "mode": {
                     "anyOf": [{"$ref": "#/$defs/SessionMode"}, {"type": "null"}],
                     "description": "Only sessions of this mode: web_search, mcp_internal, tool_calling or chat.",
                 },
                 "harness": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "Only sessions from this normalized harness (exact, case-sensitive).",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "source": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "Only sessions from this configured ingest source (exact, case-sensitive).",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "sort": {
                     "default": "desc",
@@ -716,9 +732,8 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         },
                         "sessions": {"type": "array", "items": {"$ref": "#/$defs/ListedSession"}},
                         "next_cursor": {
-                            "type": ["string", "null"],
-                            "pattern": "\\S",
                             "description": "Pass as cursor (with the same filters and sort) for the next page; null on the last page.",
+                            "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                         },
                     },
                 },
@@ -749,10 +764,10 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                             "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$",
                         },
                         "limit": {"type": "integer", "minimum": 1},
-                        "cursor": {"type": ["string", "null"], "pattern": "\\S"},
+                        "cursor": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
                         "mode": {"anyOf": [{"$ref": "#/$defs/SessionMode"}, {"type": "null"}]},
-                        "harness": {"type": ["string", "null"], "pattern": "\\S"},
-                        "source": {"type": ["string", "null"], "pattern": "\\S"},
+                        "harness": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
+                        "source": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
                         "sort": {"$ref": "#/$defs/ListSort"},
                     },
                 },
@@ -811,7 +826,7 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     ],
                     "properties": {
                         "id": {"$ref": "#/$defs/SessionId"},
-                        "title": {"type": ["string", "null"]},
+                        "title": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                         "display_label": {"type": "string", "minLength": 1},
                         "source": {"$ref": "#/$defs/SourceName"},
                         "harness": {"$ref": "#/$defs/Harness"},
@@ -821,8 +836,8 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         "turn_count": {"$ref": "#/$defs/Count"},
                         "event_count": {"$ref": "#/$defs/Count"},
                         "mode": {"$ref": "#/$defs/SessionMode"},
-                        "session_slug": {"type": ["string", "null"]},
-                        "session_summary": {"type": ["string", "null"]},
+                        "session_slug": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                        "session_summary": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                     },
                 },
                 "ListedSessionOpen": {
@@ -835,8 +850,13 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                 "NullableTimestamp": {
                     "title": "NullableTimestamp",
                     "description": "RFC 3339 UTC timestamp with millisecond precision, or null when the source recorded none.",
-                    "type": ["string", "null"],
-                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                    "anyOf": [
+                        {
+                            "type": "string",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                        },
+                        {"type": "null"},
+                    ],
                 },
                 "Performance": {
                     "title": "Performance",
@@ -898,19 +918,16 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
             "additionalProperties": False,
             "properties": {
                 "id": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "A session, turn or event ID returned by Moraine.",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "limit": {
-                    "type": ["integer", "null"],
-                    "minimum": 1,
                     "description": "With a session or turn id: also return the first page of this many turn or event summaries (at most the server's maximum, 50 unless configured).",
+                    "anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}],
                 },
                 "cursor": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "next_cursor from an expanded open, passed alone to fetch the next page.",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
             },
         },
@@ -1012,11 +1029,19 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         "format": {"$ref": "#/$defs/ContentFormat"},
                         "text": {"type": "string"},
                         "truncated": {"type": "boolean"},
-                        "tool_name": {"type": ["string", "null"]},
+                        "tool_name": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                         "arguments": {
-                            "description": "Tool call arguments as the harness recorded them (any JSON value)."
+                            "description": "Tool call arguments as the harness recorded them (any JSON value).",
+                            "anyOf": [
+                                {"type": "object"},
+                                {"type": "array"},
+                                {"type": "string"},
+                                {"type": "number"},
+                                {"type": "boolean"},
+                                {"type": "null"},
+                            ],
                         },
-                        "exit_code": {"type": ["integer", "null"]},
+                        "exit_code": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
                     },
                 },
                 "EventId": {
@@ -1058,8 +1083,8 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         "type": {"$ref": "#/$defs/EventType"},
                         "timestamp": {"$ref": "#/$defs/NullableTimestamp"},
                         "terminal": {"type": "boolean"},
-                        "tool_name": {"type": ["string", "null"]},
-                        "model": {"type": ["string", "null"]},
+                        "tool_name": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                        "model": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                         "summary": {"type": "string"},
                         "truncated": {"type": "boolean"},
                     },
@@ -1122,8 +1147,13 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                 "NullableTimestamp": {
                     "title": "NullableTimestamp",
                     "description": "RFC 3339 UTC timestamp with millisecond precision, or null when the source recorded none.",
-                    "type": ["string", "null"],
-                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                    "anyOf": [
+                        {
+                            "type": "string",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                        },
+                        {"type": "null"},
+                    ],
                 },
                 "OpenData": {
                     "title": "OpenData",
@@ -1184,7 +1214,7 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         "kind": {"const": "session"},
                         "session": {"$ref": "#/$defs/OpenedSession"},
                         "turns": {"type": "array", "items": {"$ref": "#/$defs/TurnSummary"}},
-                        "next_cursor": {"type": ["string", "null"], "pattern": "\\S"},
+                        "next_cursor": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
                         "traversal": {"$ref": "#/$defs/SessionTraversal"},
                     },
                 },
@@ -1200,7 +1230,7 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         "session": {"$ref": "#/$defs/SessionBrief"},
                         "summary": {"$ref": "#/$defs/TurnDigest"},
                         "events": {"type": "array", "items": {"$ref": "#/$defs/EventSummary"}},
-                        "next_cursor": {"type": ["string", "null"], "pattern": "\\S"},
+                        "next_cursor": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
                         "traversal": {"$ref": "#/$defs/TurnTraversal"},
                     },
                 },
@@ -1228,9 +1258,9 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                         "type": {"$ref": "#/$defs/EventType"},
                         "timestamp": {"$ref": "#/$defs/NullableTimestamp"},
                         "terminal": {"type": "boolean"},
-                        "model": {"type": ["string", "null"]},
-                        "originating_model": {"type": ["string", "null"]},
-                        "tool_name": {"type": ["string", "null"]},
+                        "model": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                        "originating_model": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                        "tool_name": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                     },
                 },
                 "OpenedSession": {
@@ -1250,7 +1280,7 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     ],
                     "properties": {
                         "id": {"$ref": "#/$defs/SessionId"},
-                        "title": {"type": ["string", "null"]},
+                        "title": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                         "source": {"$ref": "#/$defs/SourceName"},
                         "harness": {"$ref": "#/$defs/Harness"},
                         "started_at": {"$ref": "#/$defs/NullableTimestamp"},
@@ -1322,7 +1352,7 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     "required": ["id", "title", "source", "harness"],
                     "properties": {
                         "id": {"$ref": "#/$defs/SessionId"},
-                        "title": {"type": ["string", "null"]},
+                        "title": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                         "source": {"$ref": "#/$defs/SourceName"},
                         "harness": {"$ref": "#/$defs/Harness"},
                     },
@@ -1488,32 +1518,29 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     "description": "Natural-language or keyword query (at most 4096 characters; leading and trailing whitespace is trimmed).",
                 },
                 "within_id": {
-                    "type": ["string", "null"],
                     "description": "Restrict the search to one session or turn ID returned by Moraine. Event IDs are not accepted.",
+                    "anyOf": [{"type": "string"}, {"type": "null"}],
                 },
                 "event_types": {
                     "default": ["user_input", "assistant_response"],
-                    "type": ["array", "null"],
-                    "minItems": 1,
-                    "items": {"$ref": "#/$defs/SearchableEventType"},
                     "description": "Event types to search (default user_input and assistant_response). Add tool_call or tool_response for raw tool evidence.",
+                    "anyOf": [
+                        {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/SearchableEventType"}},
+                        {"type": "null"},
+                    ],
                 },
                 "harness": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "Only events from this normalized harness, e.g. codex or claude-code (exact, case-sensitive).",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "source": {
-                    "type": ["string", "null"],
-                    "pattern": "\\S",
                     "description": "Only events from this configured ingest source (exact, case-sensitive).",
+                    "anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}],
                 },
                 "n_hits": {
                     "default": 10,
-                    "type": ["integer", "null"],
-                    "minimum": 1,
-                    "maximum": 50,
                     "description": "How many hits to return, 1 to 50 (default 10).",
+                    "anyOf": [{"type": "integer", "minimum": 1, "maximum": 50}, {"type": "null"}],
                 },
             },
             "$defs": {
@@ -1660,8 +1687,13 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                 "NullableTimestamp": {
                     "title": "NullableTimestamp",
                     "description": "RFC 3339 UTC timestamp with millisecond precision, or null when the source recorded none.",
-                    "type": ["string", "null"],
-                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                    "anyOf": [
+                        {
+                            "type": "string",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                        },
+                        {"type": "null"},
+                    ],
                 },
                 "Ordinal": {
                     "title": "Ordinal",
@@ -1779,15 +1811,20 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     "required": ["query", "within_id", "event_types", "harness", "source", "n_hits"],
                     "properties": {
                         "query": {"type": "string", "pattern": "\\S", "maxLength": 4096},
-                        "within_id": {"type": ["string", "null"], "pattern": "^(session|turn):\\S+$"},
+                        "within_id": {
+                            "anyOf": [
+                                {"type": "string", "pattern": "^(session|turn):\\S+$"},
+                                {"type": "null"},
+                            ]
+                        },
                         "event_types": {
                             "type": "array",
                             "minItems": 1,
                             "uniqueItems": True,
                             "items": {"$ref": "#/$defs/SearchableEventType"},
                         },
-                        "harness": {"type": ["string", "null"], "pattern": "\\S"},
-                        "source": {"type": ["string", "null"], "pattern": "\\S"},
+                        "harness": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
+                        "source": {"anyOf": [{"type": "string", "pattern": "\\S"}, {"type": "null"}]},
                         "n_hits": {"type": "integer", "minimum": 1, "maximum": 50},
                     },
                 },
@@ -1835,7 +1872,7 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     "required": ["id", "title", "source", "harness", "started_at", "updated_at", "completed"],
                     "properties": {
                         "id": {"$ref": "#/$defs/SessionId"},
-                        "title": {"type": ["string", "null"]},
+                        "title": {"anyOf": [{"type": "string"}, {"type": "null"}]},
                         "source": {"$ref": "#/$defs/SourceName"},
                         "harness": {"$ref": "#/$defs/Harness"},
                         "started_at": {"$ref": "#/$defs/NullableTimestamp"},

@@ -98,8 +98,19 @@ def _top_level_error(exc: JsonSchemaValueException, properties: Mapping[str, Sch
     return RequestError("arguments must be a JSON object")
 
 
-def _message(schema: Schema, field: str, node: Schema, rule: str) -> str:
+def _keywords(schema: Schema, node: Schema) -> Schema:
+    """Return the node's keywords with those of its ``anyOf`` branches (a nullable field is published as
+    ``anyOf`` [the typed branch, null]; its constraints sit in the typed branch)."""
     resolved = _resolve(schema, node)
+    merged: dict[str, Any] = {}
+    for option in resolved.get("anyOf", []):
+        if isinstance(option, Mapping):
+            merged.update(_keywords(schema, option))
+    return {**merged, **resolved}
+
+
+def _message(schema: Schema, field: str, node: Schema, rule: str) -> str:
+    resolved = _keywords(schema, node)
     if rule == "type":
         words = [_TYPE_WORDS.get(t, t) for t in _types(schema, node)]
         return f"{field} must be {' or '.join(words)}"

@@ -27,7 +27,12 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
             "properties": {
                 "text": {"type": "string", "pattern": "\\S", "description": "What to echo."},
                 "color": {"anyOf": [{"$ref": "#/$defs/Color"}, {"type": "null"}], "default": "red"},
-                "at": {"type": ["string", "null"], "format": "date-time", "pattern": "^[0-9T:.-]+Z$"},
+                "at": {
+                    "anyOf": [
+                        {"type": "string", "format": "date-time", "pattern": "^[0-9T:.-]+Z$"},
+                        {"type": "null"},
+                    ]
+                },
             },
             "$defs": {"Color": {"title": "Color", "type": "string", "enum": ["red", "green"]}},
         },
@@ -73,7 +78,12 @@ DESCRIPTORS: Final[dict[str, dict[str, Any]]] = {
                     "properties": {
                         "text": {"type": "string"},
                         "color": {"$ref": "#/$defs/Color"},
-                        "at": {"type": ["string", "null"], "format": "date-time", "pattern": "^[0-9T:.-]+Z$"},
+                        "at": {
+                            "anyOf": [
+                                {"type": "string", "format": "date-time", "pattern": "^[0-9T:.-]+Z$"},
+                                {"type": "null"},
+                            ]
+                        },
                     },
                 },
                 "EchoTextResponse": {
