@@ -14,7 +14,7 @@ from moraine.ids import session_id
 from moraine.scope.floor import ProjectFloor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import ListCursor, decode_list_cursor, encode_list_cursor
-from moraine.store.reads.labels import display_label
+from moraine.store.reads.labels import display_label, session_title
 from moraine.store.reads.listing import ListAnchor, ListQuery, list_sessions, to_epoch_ms
 from moraine.store.reads.sessions import SessionRecord
 from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
@@ -44,7 +44,7 @@ def _listed(rank: int, s: SessionRecord) -> Json:
         "id": sid,
         "session": {
             "id": sid,
-            "title": s.title,
+            "title": session_title(s.title, s.first_user_message),
             "display_label": display_label(s),
             "source": s.source,
             "harness": s.harness,

@@ -8,6 +8,7 @@ from typing import Any
 from moraine.ids import event_id, session_id, turn_id
 from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.store.reads.events import EventDetail, EventSummary
+from moraine.store.reads.labels import session_title
 from moraine.store.reads.sessions import SessionRecord
 from moraine.store.reads.timestamps import format_timestamp
 from moraine.store.reads.turns import TurnRecord
@@ -30,7 +31,7 @@ def session_ref(s: SessionRecord) -> Json:
     """Return the session object of a search hit."""
     return {
         "id": session_id(s.key),
-        "title": s.title,
+        "title": session_title(s.title, s.first_user_message),
         "source": s.source,
         "harness": s.harness,
         "started_at": format_timestamp(s.started_at),
@@ -41,7 +42,12 @@ def session_ref(s: SessionRecord) -> Json:
 
 def session_brief(s: SessionRecord) -> Json:
     """Return the parent-session object of an opened turn or event."""
-    return {"id": session_id(s.key), "title": s.title, "source": s.source, "harness": s.harness}
+    return {
+        "id": session_id(s.key),
+        "title": session_title(s.title, s.first_user_message),
+        "source": s.source,
+        "harness": s.harness,
+    }
 
 
 def opened_session(s: SessionRecord) -> Json:

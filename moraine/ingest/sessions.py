@@ -14,6 +14,7 @@ from moraine.ingest.model import Event, EventType, SessionInfo, SessionMode
 __all__ = ["SessionState", "TurnState", "mode_of"]
 
 COMPACT_CHARS = 240
+FIRST_PROMPT_CHARS = 4000  # kept on the session row, which every batch re-publishes: bounded
 _MODE_RANK = {
     SessionMode.CHAT: 0,
     SessionMode.TOOL_CALLING: 1,
@@ -163,6 +164,14 @@ class SessionState:
             self.started_at = ts_ms if self.started_at is None else min(self.started_at, ts_ms)
             self.updated_at = ts_ms if self.updated_at is None else max(self.updated_at, ts_ms)
         self.completed = self.turn.completed
+        if (
+            self.first_user_message is None
+            and event.type is EventType.USER_INPUT
+            and event.starts_turn
+            and not event.sidechain
+            and event.text.strip()
+        ):  # the session's first prompt, for harnesses whose adapter does not report one (the title falls back to it)
+            self.first_user_message = event.text[:FIRST_PROMPT_CHARS]
         if event.cwd and not self.cwd:
             self.cwd = event.cwd
         rank = _MODE_RANK[mode_of(event)]

@@ -369,7 +369,12 @@ OPEN_ROWS: list[Row] = [
         {"id": session_id(CLAUDE)},
         _session_completion(False, "Retry loop investigation"),
     ),
-    ("codex session ends unfinished", OPEN, {"id": session_id(IDENT)}, _session_completion(False, None)),
+    (
+        "codex session ends unfinished (no harness title: its first prompt)",
+        OPEN,
+        {"id": session_id(IDENT)},
+        _session_completion(False, "Where is parseConfigFile defined? The loader cannot find it."),
+    ),
     ("id=session", OPEN, {"id": session_id(BIG)}, _session_summary_only),
     ("id=session, limit=N", OPEN, {"id": session_id(BIG), "limit": 3}, _session_page),
     ("id=turn", OPEN, {"id": turn_id(CLAUDE, 2)}, _turn_summary_only),

@@ -71,7 +71,7 @@ def test_incomplete_turn_has_no_final_response_or_terminal(small_store: tuple[St
     assert data["summary"]["tools_called"] == ["Bash"]
     assert data["session"] == {
         "id": session_id(small.parser),
-        "title": None,
+        "title": "Where is parse_config_file defined?",  # no harness title: its first prompt
         "source": "claude",
         "harness": "claude-code",
     }

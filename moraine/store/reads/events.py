@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
+from moraine.store.reads.labels import session_title
 from moraine.store.reads.together import query_together
 
 __all__ = [
@@ -177,19 +178,19 @@ def fetch_event_context(store: Store, key: int, seq: int) -> EventContext | None
         # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
         f"SELECT first_seq, last_seq, completed FROM {store.table('turns')} FINAL "
         "WHERE session_key = {key:UInt64} AND {seq:UInt32} BETWEEN first_seq AND last_seq",
-        f"SELECT title, source, harness, turn_count FROM {store.table('sessions')} FINAL "
+        f"SELECT title, first_user_message, source, harness, turn_count FROM {store.table('sessions')} FINAL "
         "WHERE session_key = {key:UInt64}",
     )
     if not event_rows or not turn_rows or not session_rows:
         return None
     first, last, completed = turn_rows[0]
-    title, source, harness, turn_count = session_rows[0]
+    title, first_user_message, source, harness, turn_count = session_rows[0]
     return EventContext(
         event=_detail(event_rows[0]),
         turn_first_seq=int(first),
         turn_last_seq=int(last),
         turn_completed=bool(completed),
-        session_title=None if title is None or not title.strip() else title,
+        session_title=session_title(title, first_user_message),
         session_source=source,
         session_harness=harness,
         session_turn_count=int(turn_count),

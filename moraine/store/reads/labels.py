@@ -1,13 +1,14 @@
-"""A session's ``display_label``: the document's fallback order, bounded and free of transcript text beyond it."""
+"""A session's ``title`` and ``display_label``: the harness's title, else a bounded preview of the first prompt."""
 
 from __future__ import annotations
 
 from moraine.store.reads.sessions import SessionRecord
 from moraine.store.reads.timestamps import format_timestamp
 
-__all__ = ["display_label"]
+__all__ = ["TITLE_CHARS", "display_label", "session_title"]
 
 _PREVIEW_CHARS = 120
+TITLE_CHARS = 80
 _HARNESS_NAMES = {
     "codex": "Codex",
     "claude-code": "Claude Code",
@@ -29,12 +30,28 @@ _MODE_WORDS = {
 }
 
 
-def _first_line(text: str) -> str | None:
+def _first_line(text: str, limit: int | None = _PREVIEW_CHARS) -> str | None:
     stripped = text.strip()
     if not stripped:
         return None
     line = stripped.splitlines()[0].strip()
-    return line if len(line) <= _PREVIEW_CHARS else line[:_PREVIEW_CHARS].rstrip() + "…"
+    return line if limit is None or len(line) <= limit else line[:limit].rstrip() + "…"
+
+
+def session_title(title: str | None, first_user_message: str | None) -> str | None:
+    """Return the harness's title, else the first prompt's first line (whitespace collapsed; past ``TITLE_CHARS``
+    cut at a word boundary with "…"), else ``None``."""
+    if title and title.strip():
+        return title.strip()
+    line = _first_line(first_user_message or "", limit=None)
+    if line is None:
+        return None
+    line = " ".join(line.split())
+    if len(line) <= TITLE_CHARS:
+        return line
+    cut = line[: TITLE_CHARS - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space >= TITLE_CHARS // 2 else cut).rstrip(" ,.;:-") + "…"
 
 
 def display_label(session: SessionRecord) -> str:

@@ -35,7 +35,7 @@ class Case:
     format: str
     fixture: str  # file or directory under tests/fixtures (``*.sql`` is built into a database first)
     keyword: str
-    title: str | None
+    title: str  # the harness's title, else the first prompt's first line
     completed: bool
 
 
@@ -79,7 +79,15 @@ CASES = [
         "parse tide csv",
         True,
     ),
-    Case("cursor", "cursor", "jsonl", "cursor/projects", "cursorkilnkeyword", None, False),
+    Case(
+        "cursor",
+        "cursor",
+        "jsonl",
+        "cursor/projects",
+        "cursorkilnkeyword",
+        "Why is the kiln temperature graph flat? cursorkilnkeyword",
+        False,
+    ),
     Case(
         "cursor-sqlite",
         "cursor",
@@ -89,7 +97,15 @@ CASES = [
         "Glaze recipe converter",
         True,
     ),
-    Case("kimi-cli", "kimi-cli", "jsonl", "kimi-cli/sessions", "kimihivekeyword", None, True),
+    Case(
+        "kimi-cli",
+        "kimi-cli",
+        "jsonl",
+        "kimi-cli/sessions",
+        "kimihivekeyword",
+        "Audit the beehive sensor firmware. kimihivekeyword",
+        True,
+    ),
     Case("kiro", "kiro-cli", "jsonl", "kiro/sessions", "kirovenkeyword", "Greenhouse vent controller", True),
     Case(
         "hermes",
@@ -97,7 +113,7 @@ CASES = [
         "session_json",
         "hermes/sessions/session_20260801_090000_abc123.json",
         "hermeswindkeyword",
-        None,
+        "Is the anemometer calibrated? hermeswindkeyword",  # no harness title: the first prompt
         True,
     ),
     Case(
@@ -109,7 +125,15 @@ CASES = [
         "Aquarium pump schedule",
         True,
     ),
-    Case("nac", "nac", "nac_sqlite", "nac/store.sql", "nacorchidkeyword", None, True),
+    Case(
+        "nac",
+        "nac",
+        "nac_sqlite",
+        "nac/store.sql",
+        "nacorchidkeyword",
+        "Which orchid needs misting daily? nacorchidkeyword",
+        True,
+    ),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from moraine.store.reads.labels import display_label
+from moraine.store.reads.labels import TITLE_CHARS, display_label, session_title
 from moraine.store.reads.sessions import SessionRecord
 
 BASE = SessionRecord(
@@ -41,3 +41,26 @@ def test_fallback_names_harness_mode_update_time_and_turns() -> None:
     assert display_label(BASE) == "Codex, tool session, 2026-04-30T13:10:00.005Z, 3 turns"
     one = replace(BASE, harness="claude-code", mode="web_search", turn_count=1)
     assert display_label(one) == "Claude Code, web search, 2026-04-30T13:10:00.005Z, 1 turn"
+
+
+def test_title_is_the_harness_title_when_there_is_one() -> None:
+    assert session_title("  Fix cart coupons ", "Make the export stream") == "Fix cart coupons"
+
+
+def test_title_falls_back_to_the_first_prompts_first_line() -> None:
+    assert session_title(None, "\n  Make the   export stream\nsecond line") == "Make the export stream"
+    assert session_title(" ", "x" * TITLE_CHARS) == "x" * TITLE_CHARS
+
+
+def test_a_long_first_line_is_cut_at_a_word_boundary_with_an_ellipsis() -> None:
+    prompt = "Make the invoice export stream its rows to the browser instead of loading the whole ledger table"
+    title = session_title(None, prompt)
+    assert title == "Make the invoice export stream its rows to the browser instead of loading the…"
+    assert len(title) <= TITLE_CHARS
+    # One unbroken word is cut inside it.
+    assert session_title(None, "y" * 200) == "y" * (TITLE_CHARS - 1) + "…"
+
+
+def test_no_title_and_no_prompt_is_null() -> None:
+    assert session_title(None, None) is None
+    assert session_title("", "  \n ") is None
