@@ -26,6 +26,7 @@ from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import OpenCursor, decode_open_cursor, encode_open_cursor, stale_open_cursor
 from moraine.store.reads.events import fetch_event_context, page_events
+from moraine.store.reads.native import native_session_key
 from moraine.store.reads.neighbours import session_neighbours
 from moraine.store.reads.sessions import SessionRecord, fetch_session
 from moraine.store.reads.timestamps import format_timestamp
@@ -254,7 +255,7 @@ def open_data(
 
     Raises:
         RequestError: bad argument combination, limit out of range, or a malformed/altered/stale cursor.
-        InvalidIdError: a malformed ID.
+        InvalidIdError: a malformed ID (and not a stored session's harness ID either).
         NotFoundError: a well-formed ID that is not stored.
     """
     if cursor is not None:
@@ -266,7 +267,11 @@ def open_data(
     try:
         parsed = ids.parse_id(id)
     except ids.InvalidIdError as exc:
-        raise InvalidIdError(str(exc), field="id") from None
+        native = native_session_key(store, id, floor)  # a harness's own session ID opens that session
+        if native is None:
+            message = "id is neither a Moraine ID nor the ID of a stored session in its harness"
+            raise InvalidIdError(message if ids.could_be_native_id(id) else str(exc), field="id") from None
+        parsed, id = SessionId(native), session_id(native)
     if isinstance(parsed, EventId):
         if limit is not None:
             raise RequestError(

@@ -17,7 +17,8 @@ from moraine.search.tokenize import query_terms
 from moraine.semantic.hybrid import fuser_for
 from moraine.store.client import Store
 from moraine.store.reads.scope import session_exists, turn_exists
-from moraine.store.reads.search import Bm25, SearchQuery, search
+from moraine.store.reads.native import first_events, native_session_key
+from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, hydrate_page, search
 from moraine.store.reads.timestamps import format_timestamp
 
 __all__ = ["handle", "search_data"]
@@ -54,8 +55,12 @@ def search_data(
     bm25: Bm25,
     snippet_chars: int,
     floor: ProjectFloor | None = None,
+    notes: list[str] | None = None,
 ) -> dict[str, Any]:
     """Return the ``data`` object of a search_sessions response (``floor``: a project-only scope).
+
+    A query that is exactly a harness's own session ID (what ``claude --resume`` or ``codex resume`` takes) returns
+    that session's first events of ``event_types``, and a note for the response's warnings is added to ``notes``.
 
     Raises:
         RequestError: the query has no searchable terms, or within_id is an event ID.
@@ -68,6 +73,13 @@ def search_data(
             field="query",
         )
     key, turn_seq = _scope(store, within_id, floor)
+    if key is None:
+        native = _native_search(store, query, event_types, harness, source, n_hits, snippet_chars, floor)
+        if native is not None:
+            data, note = native
+            if notes is not None:
+                notes.append(note)
+            return data
     search_query = SearchQuery(
         terms=tuple(terms),
         types=tuple(event_types),
@@ -84,6 +96,40 @@ def search_data(
     page = search(
         store, search_query, bm25, snippet_chars, fuse=fuser, fuse_depth=fuser.depth if fuser else 0
     )
+    return _data(page, n_hits)
+
+
+def _native_search(
+    store: Store,
+    query: str,
+    event_types: Sequence[str],
+    harness: str | None,
+    source: str | None,
+    n_hits: int,
+    snippet_chars: int,
+    floor: ProjectFloor | None,
+) -> tuple[dict[str, Any], str] | None:
+    """Answer a query that is exactly a harness's own session ID with that session's first events, and a note
+    naming the session (None when no stored session has that ID).
+
+    Only a query with a digit, ``-`` or ``_`` is looked up (every harness ID has one: UUIDs, ``ses_…``), so a
+    one-word query never pays for the lookup.
+    """
+    if not any(c.isdigit() or c in "-_" for c in query):
+        return None
+    key = native_session_key(store, query, floor, harness, source)
+    if key is None:
+        return None
+    seqs = first_events(store, key, tuple(event_types), n_hits + 1)
+    page = hydrate_page(store, [(key, seq, 1.0) for seq in seqs], n_hits, [], snippet_chars)
+    note = (
+        f"the query is the harness's own ID of session {session_id(key)}: the hits are that session's first "
+        "events; open that ID (or this one) to walk it"
+    )
+    return _data(page, n_hits), note
+
+
+def _data(page: SearchPage, n_hits: int) -> dict[str, Any]:
     results = []
     for rank, hit in enumerate(page.hits, start=1):
         eid = event_id(hit.event.key, hit.event.seq)
@@ -117,6 +163,7 @@ def search_data(
 def handle(request: SearchSessionsRequest, deps: Deps) -> Outcome:
     """Answer a canonical search_sessions request."""
     settings = deps.settings
+    notes: list[str] = []
     data = search_data(
         deps.store,
         query=request.query,
@@ -128,5 +175,6 @@ def handle(request: SearchSessionsRequest, deps: Deps) -> Outcome:
         bm25=Bm25(settings.bm25_k1, settings.bm25_b),
         snippet_chars=settings.snippet_chars,
         floor=deps.floor,
+        notes=notes,
     )
-    return Outcome(SearchSessionsData.model_validate(data))
+    return Outcome(SearchSessionsData.model_validate(data), notes)

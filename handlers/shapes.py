@@ -10,6 +10,7 @@ from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.store.reads.events import EventDetail, EventSummary
 from moraine.store.reads.labels import session_title
 from moraine.store.reads.sessions import SessionRecord
+from moraine.resume import resume_command
 from moraine.store.reads.timestamps import format_timestamp
 from moraine.store.reads.turns import TurnRecord
 
@@ -51,8 +52,14 @@ def session_brief(s: SessionRecord) -> Json:
 
 
 def opened_session(s: SessionRecord) -> Json:
-    """Return the session object of ``open(session)``."""
-    return {**session_ref(s), "turn_count": s.turn_count, "event_count": s.event_count}
+    """Return the session object of ``open(session)``, with the harness's own ID and its resume command."""
+    return {
+        **session_ref(s),
+        "turn_count": s.turn_count,
+        "event_count": s.event_count,
+        "native_id": s.native_id,
+        "resume_command": resume_command(s.harness, s.native_id, s.cwd),
+    }
 
 
 def _excerpt(key: int, seq: int | None, text: str, truncated: bool) -> Json | None:

@@ -18,8 +18,10 @@ __all__ = [
     "EventId",
     "IdKind",
     "InvalidIdError",
+    "MAX_NATIVE_ID_CHARS",
     "SessionId",
     "TurnId",
+    "could_be_native_id",
     "event_id",
     "parse_id",
     "session_id",
@@ -124,3 +126,17 @@ def parse_id(text: str) -> SessionId | TurnId | EventId:
     if key == 0 or seq == 0:
         raise InvalidIdError("id is not a valid Moraine MCP ID")
     return TurnId(key, seq) if kind is IdKind.TURN else EventId(key, seq)
+
+
+MAX_NATIVE_ID_CHARS = 256  # longer text is never a harness's session ID
+
+
+def could_be_native_id(text: str) -> bool:
+    """Tell whether ``text`` could be a harness's own session ID rather than a malformed Moraine ID: one token
+    (a UUID, ``ses_…``, a directory name) that does not start with a Moraine ID kind (``session:`` ...)."""
+    text = text.strip()
+    return (
+        0 < len(text) <= MAX_NATIVE_ID_CHARS
+        and not any(c.isspace() for c in text)
+        and text.split(":", 1)[0] not in {kind.value for kind in IdKind}
+    )

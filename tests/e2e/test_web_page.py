@@ -434,6 +434,24 @@ def test_a_malformed_id_shows_the_invalid_id_error_code_and_message(page: Page, 
     assert served.received[-1]["envelope"]["error"]["code"] == "invalid_id"
 
 
+def test_a_harness_session_id_in_the_id_box_opens_its_session_with_the_resume_command(
+    page: Page, served: Served
+) -> None:
+    uuid = "0196a000-0000-7000-8000-0000000000ff"  # the markup session's Codex ID
+    page.goto(served.base + "/")
+    page.locator("#goto-id").fill(uuid)
+    page.keyboard.press("Enter")
+    _settled(page)
+    session = served.received[-1]["envelope"]["data"]["session"]
+    assert session["native_id"] == uuid and session["id"].startswith("session:ses_")
+    assert page.url.endswith("#/session/" + session["id"])  # shown under the Moraine ID
+    expect(page.locator(".meta-item", has_text="Harness ID")).to_contain_text(uuid)
+    expect(page.locator(".meta-item", has_text="Resume")).to_contain_text(
+        f"cd /home/dev/app && codex resume {uuid}"
+    )
+    _shot(page, "11-harness-session-id")
+
+
 def test_a_stale_cursor_in_a_shared_url_shows_the_error_and_a_way_back(page: Page, served: Served) -> None:
     page.goto(f"{served.base}/#/sessions?{DAY}")
     _settled(page)

@@ -1,4 +1,5 @@
-"""open: exactly one of id, id + limit, or cursor; the id well formed; limit only for sessions and turns."""
+"""open: exactly one of id, id + limit, or cursor; the id well formed (or possibly a harness's own session ID);
+limit only for sessions and turns."""
 
 from __future__ import annotations
 
@@ -27,10 +28,12 @@ def canonicalize(arguments: dict[str, Any], settings: Settings) -> Canonical:
             raise RequestError("limit requires a session or turn id", field="limit")
         raise RequestError("open requires id (a session, turn or event ID) or cursor", field="id")
     if id_ is not None:
+        parsed: ids.SessionId | ids.TurnId | ids.EventId | None = None
         try:
             parsed = ids.parse_id(id_)
         except ids.InvalidIdError as exc:
-            raise InvalidIdError("id is not a valid Moraine MCP ID", field="id") from exc
+            if not ids.could_be_native_id(id_):  # else the handler looks it up as a harness's session ID
+                raise InvalidIdError("id is not a valid Moraine MCP ID", field="id") from exc
         if isinstance(parsed, ids.EventId) and limit is not None:
             raise RequestError(
                 "limit applies to session and turn IDs only; an event opens in full", field="limit"

@@ -25,7 +25,7 @@ from moraine.store.reads.snippets import Snippet, make_snippet
 from moraine.store.reads.together import query_together
 from moraine.store.reads.turns import TURN_HEAD_COLUMNS, TurnHead, turn_head
 
-__all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "search"]
+__all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "hydrate_page", "search"]
 
 _SCORE_DIGITS = 9  # rounding makes equal-scoring documents tie exactly, whatever the summation order
 # Semantic recall (moraine/semantic): re-ranks the BM25 candidates (taken ``fuse_depth`` deep); returns up to
@@ -206,8 +206,16 @@ def search(
         ranked = _ranked(store, query, bm25)
     else:
         ranked = fuse(store, query, _ranked(store, replace(query, limit=max(query.limit, fuse_depth)), bm25))
-    truncated = len(ranked) > query.limit
-    ranked = ranked[: query.limit]
+    return hydrate_page(store, ranked, query.limit, list(query.terms), snippet_chars)
+
+
+def hydrate_page(
+    store: Store, ranked: list[tuple[int, int, float]], limit: int, terms: list[str], snippet_chars: int
+) -> SearchPage:
+    """Return the page of the first ``limit`` of ``ranked`` (session key, seq, score), hydrated, with snippets
+    around ``terms`` (truncated: ``ranked`` held more)."""
+    truncated = len(ranked) > limit
+    ranked = ranked[:limit]
     if not ranked:
         return SearchPage([], False)
     events, turns, sessions = _hydrate(store, [(key, seq) for key, seq, _ in ranked])
@@ -229,7 +237,7 @@ def search(
                 event=event,
                 turn=turn,
                 session=session,
-                snippet=make_snippet(sources, list(query.terms), snippet_chars),
+                snippet=make_snippet(sources, terms, snippet_chars),
             )
         )
     return SearchPage(hits, truncated)

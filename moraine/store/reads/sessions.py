@@ -12,7 +12,7 @@ __all__ = ["SESSION_COLUMNS", "SessionRecord", "fetch_session", "session_from_ro
 
 SESSION_COLUMNS = (
     "session_key, source, harness, title, summary, slug, first_user_message, started_at, updated_at, "
-    "completed, turn_count, event_count, mode, generation, project_id"
+    "completed, turn_count, event_count, mode, generation, project_id, harness_session_id, cwd"
 )
 
 
@@ -35,6 +35,8 @@ class SessionRecord:
     mode: str
     generation: int
     project_id: str | None = None  # the project identity (None when unknown): session neighbours share it
+    native_id: str | None = None  # the harness's own ID of the session (what its resume command takes)
+    cwd: str | None = None  # the session's working directory
 
 
 def session_from_row(row: tuple[Any, ...]) -> SessionRecord:
@@ -55,6 +57,8 @@ def session_from_row(row: tuple[Any, ...]) -> SessionRecord:
         mode=row[12],
         generation=int(row[13]),
         project_id=row[14] or None,
+        native_id=row[15] or None,
+        cwd=row[16] or None,
     )
 
 

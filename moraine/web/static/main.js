@@ -36,7 +36,8 @@ async function renderObject(route, signal) {
   }
   const kind = envelope.data.kind;
   if (route.view === "open" && kind !== "event") {
-    go(kind === "session" ? sessionLink(route.id) : turnLink(route.id), true);
+    // By the ID open reports (a harness's own session ID opens its session, shown under the Moraine ID).
+    go(kind === "session" ? sessionLink(envelope.data.session.id) : turnLink(envelope.data.turn.id), true);
     return;
   }
   if (kind === "session") fill(root, ...sessionView(envelope, signal, cursor));

@@ -37,7 +37,9 @@ export function sessionView(envelope, signal, cursor) {
         meta("Turns", count(session.turn_count)),
         meta("Events", count(session.event_count)),
         meta("ID", h("span", { class: "id" }, h("code", {}, session.id), copyButton(session.id))),
-        // The harness's own resume command (issue 20 item 5), where the harness has one.
+        session.native_id
+          ? meta("Harness ID", h("span", { class: "id" }, h("code", {}, session.native_id), copyButton(session.native_id)))
+          : null,
         session.resume_command
           ? meta("Resume", h("span", { class: "id resume" }, h("code", {}, session.resume_command),
             copyButton(session.resume_command, "Copy command")))

@@ -22,7 +22,8 @@ const TYPE_LABELS = {
 };
 
 const HINTS = {
-  invalid_id: "Moraine IDs look like session:…, turn:… or event:… and come from search, the session list or open.",
+  invalid_id: "Moraine IDs look like session:…, turn:… or event:… and come from search, the session list or open; "
+    + "a harness's own session ID (what claude --resume or codex resume takes) opens its session too.",
   not_found: "The ID is well-formed, but nothing in the index has it (deleted, or the index was rebuilt).",
   unsupported_event_type: "Pick event types from the filter list.",
   busy: "The daemon is busy with other calls. Try again in a moment.",
