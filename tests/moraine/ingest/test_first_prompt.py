@@ -22,7 +22,12 @@ def test_the_first_prompt_of_a_later_pass_is_kept_and_later_prompts_do_not_repla
     assert _first_prompt(store) == [(None,)]
     prompts = [
         {"session": "s1", "type": "user_input", "text": "  ", "starts_turn": True},
-        {"session": "s1", "type": "user_input", "text": "Why do refunds skip the ledger?", "starts_turn": True},
+        {
+            "session": "s1",
+            "type": "user_input",
+            "text": "Why do refunds skip the ledger?",
+            "starts_turn": True,
+        },
         {"session": "s1", "type": "user_input", "text": "And the reversals?", "starts_turn": True},
     ]
     write_lines(trace, prompts, mode="a")
@@ -36,7 +41,12 @@ def test_an_adapters_own_first_prompt_is_not_replaced(store: Store, tmp_path: Pa
         trace,
         [
             {"session": "s1", "info": {"first_user_message": "what the person typed"}},
-            {"session": "s1", "type": "user_input", "text": "<context> what the person typed", "starts_turn": True},
+            {
+                "session": "s1",
+                "type": "user_input",
+                "text": "<context> what the person typed",
+                "starts_turn": True,
+            },
         ],
     )
     ingest(store, trace)

@@ -53,7 +53,9 @@ def test_title_falls_back_to_the_first_prompts_first_line() -> None:
 
 
 def test_a_long_first_line_is_cut_at_a_word_boundary_with_an_ellipsis() -> None:
-    prompt = "Make the invoice export stream its rows to the browser instead of loading the whole ledger table"
+    prompt = (
+        "Make the invoice export stream its rows to the browser instead of loading the whole ledger table"
+    )
     title = session_title(None, prompt)
     assert title == "Make the invoice export stream its rows to the browser instead of loading the…"
     assert len(title) <= TITLE_CHARS
