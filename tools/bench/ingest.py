@@ -33,6 +33,9 @@ class IngestRun:
     )
     embed_threads: int = 0  # the background vectorizer ran alongside with this many threads (0: not at all)
     embedded: int | None = None  # passages it embedded during the pass
+    checksums: dict[str, str] | None = (
+        None  # table -> "rows:hash" (same corpus, same output = same checksums)
+    )
 
     @property
     def events_per_second(self) -> float:
@@ -59,6 +62,7 @@ class IngestRun:
             "errors": self.errors,
             "embed_threads": self.embed_threads,
             "embedded": self.embedded,
+            "checksums": self.checksums,
         }
 
 
@@ -97,4 +101,5 @@ def run_ingest(home: Path, raw_events: int, raw_bytes: int, embed_threads: int =
         cpu_seconds=usage.ru_utime + usage.ru_stime,
         embed_threads=embed_threads,
         embedded=result.get("embedded"),
+        checksums=result.get("checksums"),
     )

@@ -37,6 +37,22 @@ def _start_vectorizer(config: Config, threads: int) -> BackgroundVectorizer:
     return vectorizer
 
 
+# Tables whose rows depend only on the corpus (no versions or wall-clock times): equal checksums = identical output.
+CHECKSUM_TABLES = ("events", "postings", "touches")
+
+
+def table_checksums(store: Store) -> dict[str, str]:
+    """Return ``rows:hash`` per table, an order-independent hash of every row (sum of row hashes, mod 2**64)."""
+    out = {}
+    for table in CHECKSUM_TABLES:
+        # toString(tuple(*)): a NULL column would make cityHash64(*) NULL for the whole row
+        rows, digest = store.query(
+            f"SELECT count(), sum(cityHash64(toString(tuple(*)))) FROM {store.table(table)}"
+        )[0]
+        out[table] = f"{int(rows)}:{int(digest):016x}"
+    return out
+
+
 def main() -> int:
     config = load_config()
     started = time.perf_counter()
@@ -49,6 +65,7 @@ def main() -> int:
     if vectorizer is not None:
         vectorizer.shutdown()
     events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]
+    checksums = table_checksums(store)
     store.close()
     result = {
         "files": summary.files,
@@ -59,6 +76,7 @@ def main() -> int:
         "open_seconds": opened - started,
         "ingest_seconds": done - opened,
         "embedded": vectorizer.embedded if vectorizer is not None else None,
+        "checksums": checksums,
     }
     sys.stdout.write(json.dumps(result) + "\n")
     return 0

@@ -148,6 +148,10 @@ def print_report(report: Report, console: Console | None = None) -> None:
             f"{i.raw_events / max(i.cpu_seconds, 1e-9):,.0f} events per CPU second), "
             f"peak RSS {i.peak_rss_mb:,.0f} MB, {i.errors} ingest errors"
         )
+        if i.checksums:
+            console.print(
+                "ingest checksums (rows:hash): " + ", ".join(f"{t} {v}" for t, v in i.checksums.items())
+            )
     if report.watch is not None:
         w = report.watch
         if w.get("latency_ms") is not None:
