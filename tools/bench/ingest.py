@@ -33,6 +33,9 @@ class IngestRun:
     )
     embed_threads: int = 0  # the background vectorizer ran alongside with this many threads (0: not at all)
     embedded: int | None = None  # passages it embedded during the pass
+    ingest_thread_cpu_seconds: float | None = (
+        None  # CPU of the thread running the pass (reading to row building)
+    )
     checksums: dict[str, str] | None = (
         None  # table -> "rows:hash" (same corpus, same output = same checksums)
     )
@@ -62,6 +65,9 @@ class IngestRun:
             "errors": self.errors,
             "embed_threads": self.embed_threads,
             "embedded": self.embedded,
+            "ingest_thread_cpu_seconds": (
+                None if self.ingest_thread_cpu_seconds is None else round(self.ingest_thread_cpu_seconds, 1)
+            ),
             "checksums": self.checksums,
         }
 
@@ -101,5 +107,6 @@ def run_ingest(home: Path, raw_events: int, raw_bytes: int, embed_threads: int =
         cpu_seconds=usage.ru_utime + usage.ru_stime,
         embed_threads=embed_threads,
         embedded=result.get("embedded"),
+        ingest_thread_cpu_seconds=result.get("ingest_thread_cpu_seconds"),
         checksums=result.get("checksums"),
     )

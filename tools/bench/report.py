@@ -148,6 +148,12 @@ def print_report(report: Report, console: Console | None = None) -> None:
             f"{i.raw_events / max(i.cpu_seconds, 1e-9):,.0f} events per CPU second), "
             f"peak RSS {i.peak_rss_mb:,.0f} MB, {i.errors} ingest errors"
         )
+        if i.ingest_thread_cpu_seconds:
+            console.print(
+                f"ingest thread: {i.ingest_thread_cpu_seconds:.1f} CPU s = "
+                f"{i.ingest_thread_cpu_seconds * 1e6 / max(i.raw_events, 1):,.0f} µs per record "
+                "(reading, parsing, adapters, redaction, touches, tokenizing, row building)"
+            )
         if i.checksums:
             console.print(
                 "ingest checksums (rows:hash): " + ", ".join(f"{t} {v}" for t, v in i.checksums.items())
