@@ -117,8 +117,10 @@ class Batch:
     """Rows waiting to be published, column by column."""
 
     def __init__(self) -> None:
-        self.events: list[list[Any]] = [[] for _ in EVENT_COLUMNS]
-        self.postings: list[list[Any]] = [[] for _ in POSTING_COLUMNS]
+        # Rows are kept as tuples and turned into columns once, at publish time (one C-level transpose instead of
+        # an append per column per event).
+        self.events: list[tuple[Any, ...]] = []
+        self.postings: list[tuple[Any, ...]] = []
         self.posting_count = 0  # postings rows the events of this batch expand to
         self.touches: list[Mapping[str, Any]] = []
         self.errors: list[list[Any]] = []
@@ -141,8 +143,7 @@ class Batch:
 
     def add_event(self, values: tuple[Any, ...]) -> None:
         """Append one events row (values in ``EVENT_COLUMNS`` order)."""
-        for column, value in zip(self.events, values, strict=True):
-            column.append(value)
+        self.events.append(values)
         self.event_count += 1
         self.text_chars += len(values[_TEXT]) + len(values[_ARGUMENTS] or "")
 
@@ -164,8 +165,7 @@ class Batch:
             stream_id,
             offset,
         )
-        for column, value in zip(self.postings, values, strict=True):
-            column.append(value)
+        self.postings.append(values)
         self.posting_count += len(terms)
         key = (stream_id, type_)
         stat = self.doc_stats.get(key)
@@ -208,14 +208,14 @@ class Batch:
         turn_rows, session_rows = self._frozen or self._state_rows()
         if committed:
             _insert_rows(store, "checkpoints", [c.row(in_flight=True) for c in committed], _CHECKPOINT_COLS)
-        _insert_columns(store, "events", self.events, EVENT_COLUMNS)
+        _insert_columns(store, "events", _columns(self.events, EVENT_COLUMNS), EVENT_COLUMNS)
         if self.touches:
             _insert_rows(
                 store, "touches", [[t.get(c) for c in TOUCH_COLUMNS] for t in self.touches], TOUCH_COLUMNS
             )
         _insert_rows(store, "turns", turn_rows, TURN_COLUMNS)
         _insert_rows(store, "sessions", session_rows, SESSION_COLUMNS)
-        _insert_columns(store, "postings_in", self.postings, POSTING_COLUMNS)
+        _insert_columns(store, "postings_in", _columns(self.postings, POSTING_COLUMNS), POSTING_COLUMNS)
         stats = [
             [stream, offset, type_, docs, total]
             for (stream, type_), (offset, docs, total) in self.doc_stats.items()
@@ -295,6 +295,13 @@ def _after_insert() -> None:
     limit = os.environ.get(DIE_AFTER_INSERTS_ENV)
     if limit and _inserts_done >= int(limit):
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _columns(rows: list[tuple[Any, ...]], names: tuple[str, ...]) -> list[list[Any]]:
+    """Return ``rows`` as one list per column (every row must have one value per name)."""
+    if any(len(row) != len(names) for row in rows):
+        raise ValueError(f"a row does not have the {len(names)} columns {names[0]}..{names[-1]}")
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in names]
 
 
 def _insert_columns(store: Store, table: str, columns: list[list[Any]], names: tuple[str, ...]) -> None:

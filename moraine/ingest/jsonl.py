@@ -11,6 +11,8 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
+
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 
@@ -94,10 +96,25 @@ class JsonlReader:
                     buf = bytearray()
 
 
+# orjson parses valid JSON as the standard library does except integers beyond 64 bits (it makes them floats): a line
+# with a run of 19+ digits anywhere goes to the standard library, as does every line orjson refuses (NaN/Infinity,
+# lone surrogates, nesting beyond 1024, invalid UTF-8), so results and error messages stay the standard library's.
+# The digit-run check maps digits to "0" and everything else to " " in one pass (a regex costs 8x as much).
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_NUMBER = b"0" * 19
+
+
 def _parse(line: bytes, offset: int, line_no: int, end: int) -> ReadItem | None:
     stripped = line.strip()
     if not stripped:
         return None
+    if _LONG_NUMBER not in stripped.translate(_DIGITS_ONLY):
+        try:
+            data = orjson.loads(stripped)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            return ReadItem(RawRecord(data, line_no, offset), None, offset, line_no, end, line_no)
     try:
         data = json.loads(stripped.decode("utf-8"))  # never let json guess UTF-16/32 from the first bytes
     except UnicodeDecodeError as exc:

@@ -8,6 +8,7 @@ Nothing in a trace file can stop the pass: unreadable records and adapter failur
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -71,6 +72,7 @@ class _Stream:
     generation: int = 0
     sessions: dict[str, SessionState] = field(default_factory=dict)
     byte_offsets: bool = True  # else positions are not bytes and the fingerprint hashes nothing
+    meta: SessionMeta | None = None
 
     def checkpoint(self) -> Checkpoint:
         """Return the checkpoint of the current position (consistent with the current state)."""
@@ -142,6 +144,10 @@ class Ingestor:
             plan.append((source, adapter, reader, files))
         total = sum(len(files) for *_, files in plan)
         done = 0
+        thresholds = gc.get_threshold()
+        # A pass allocates millions of short-lived, acyclic objects: collecting every 700 allocations cost ~2% of
+        # ingest time for nothing. Collections stay on, just rarer, and the previous setting returns after the pass.
+        gc.set_threshold(max(thresholds[0], _GC_THRESHOLD), *thresholds[1:])
         try:
             for source, adapter, reader, files in plan:
                 self._source_checkpoints(source)  # rolls back the interrupted publishes of vanished files
@@ -158,6 +164,7 @@ class Ingestor:
             self._forget()  # a publish may have stopped half-way: the next pass must start from the store's view
             raise
         finally:
+            gc.set_threshold(*thresholds)
             self._settle_quietly()
         self._summary.sessions = len(self._sessions_seen)
         self._summary.seconds = time.monotonic() - started
@@ -321,9 +328,13 @@ class Ingestor:
         return state
 
     def _meta(self, stream: _Stream) -> SessionMeta:
-        return SessionMeta(
-            stream.source.name, stream.source.harness, stream.id, str(stream.path), stream.generation
-        )
+        meta = stream.meta
+        if meta is None or meta.generation != stream.generation:  # one per stream, not one per event
+            meta = SessionMeta(
+                stream.source.name, stream.source.harness, stream.id, str(stream.path), stream.generation
+            )
+            stream.meta = meta
+        return meta
 
     def _info(self, stream: _Stream, info: SessionInfo) -> None:
         if not isinstance(info.session, str) or not info.session:
@@ -522,6 +533,7 @@ def _opt(value: str | None) -> str | None:
     return None if value is None else clean(value)
 
 
+_GC_THRESHOLD = 50_000
 _MAX_META_CHARS = 4000  # session metadata is re-published with every batch: keep it small
 
 

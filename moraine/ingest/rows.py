@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER, Event, EventType
 from moraine.ingest.sessions import compact
-from moraine.search.tokenize import tokenize
+from moraine.search.tokenize import term_counts
 
 __all__ = [
     "EVENT_COLUMNS",
@@ -158,12 +157,11 @@ def searchable_text(event: Event) -> str:
     return "\n".join(p for p in parts if p)[:MAX_INDEXED_CHARS]
 
 
-def posting_terms(event: Event) -> tuple[Counter[str], int]:
+def posting_terms(event: Event) -> tuple[dict[str, int], int]:
     """Return the term frequencies and document length of a searchable event (empty when not searchable)."""
     if event.type is EventType.UNKNOWN or event.is_moraine_tool:
-        return Counter(), 0
+        return {}, 0
     text = searchable_text(event)
     if not text.strip():
-        return Counter(), 0
-    terms = tokenize(text)
-    return Counter(terms), len(terms)
+        return {}, 0
+    return term_counts(text)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from itertools import chain
 
-__all__ = ["MAX_TERM_CHARS", "query_terms", "tokenize"]
+__all__ = ["MAX_TERM_CHARS", "query_terms", "term_counts", "tokenize"]
 
 MAX_TERM_CHARS = 64
 # A "chunk": letters/digits/underscore joined by the connectors that live inside identifiers and paths.
@@ -88,6 +89,21 @@ def tokenize(text: str) -> list[str]:
     cached = _cache.get
     chunks = _CHUNK.findall(unicodedata.normalize("NFKC", text))
     return list(chain.from_iterable([cached(chunk) or _chunk_terms(chunk) for chunk in chunks]))
+
+
+def term_counts(text: str) -> tuple[dict[str, int], int]:
+    """Return the frequency of each term of ``text`` (first-seen order, as ``Counter(tokenize(text))``) and the
+    number of terms with repeats, without building the term list: repeated chunks are expanded once."""
+    cached = _cache.get
+    counts: dict[str, int] = {}
+    get = counts.get
+    total = 0
+    for chunk, n in Counter(_CHUNK.findall(unicodedata.normalize("NFKC", text))).items():
+        terms = cached(chunk) or _chunk_terms(chunk)
+        total += len(terms) * n
+        for term in terms:
+            counts[term] = get(term, 0) + n
+    return counts, total
 
 
 # Agent transcripts repeat the same words and identifiers endlessly: the terms of a chunk are memoised. The cache
