@@ -8,13 +8,14 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn
 
 from moraine.config import Config, SourceConfig, load_config
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.writer_lock import StoreBusy, StoreWriterLock
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.discovery import matches
+from moraine.ingest.progress import PassProgress
 from moraine.ingest.pipeline import Ingestor, IngestSummary, ingest_once
 from moraine.ingest.watch import watch
 from moraine.mirror.settings import MirrorSettings, mirror_settings
@@ -125,15 +126,15 @@ def _one_pass(
     columns = (
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("files · {task.fields[events]} events"),
-        TimeElapsedColumn(),
+        TextColumn("{task.fields[line]}"),
     )
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task("ingest", total=None, events=0)
+        task = progress.add_task("ingest", total=None, line="")
+        state = PassProgress()
 
         def report(done: int, total: int, events: int) -> None:
-            progress.update(task, completed=done, total=total, events=events)
+            state.update(done, total, events)
+            progress.update(task, completed=done, total=total, line=state.line())
 
         names = [s.name for s in chosen] if chosen else None
         return ingest_once(store, config, sources=names, paths=by_source, progress=report)

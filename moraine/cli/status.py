@@ -15,6 +15,7 @@ from moraine.daemon.report import report_via_daemon
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
+from moraine.ingest.progress import describe
 from moraine.private_files import restrict_process
 from moraine.semantic.service import semantic_state
 from moraine.store.client import Store
@@ -37,8 +38,9 @@ def status(ctx: click.Context, error_limit: int) -> None:
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
     served = report_via_daemon(config.home, error_limit)  # a running daemon holds the store: ask it
+    backfill = None
     if served is not None:
-        counts, coverage, errors = served.counts, served.coverage, served.errors
+        counts, coverage, errors, backfill = served.counts, served.coverage, served.errors, served.backfill
     else:
         restrict_process()  # opening an embedded store may create its files: user-only
         try:
@@ -56,6 +58,8 @@ def status(ctx: click.Context, error_limit: int) -> None:
     console.print(f"store {mask_credentials(config.store_dsn)} (database {config.database})")
     console.print(" · ".join(f"{name} {count}" for name, count in counts.items()))
     console.print(f"semantic recall: {escape(semantic_state(config))}")
+    if backfill is not None:
+        console.print(f"backfill ({escape(str(backfill.get('state')))}): {escape(describe(backfill))}")
     table = Table(
         "source", "harness", "enabled", "found", "indexed", "sessions", "events", "errors", "last ingest"
     )

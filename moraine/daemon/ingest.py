@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from moraine.config import Config
-from moraine.ingest.pipeline import Ingestor, IngestSummary, Progress
+from moraine.ingest.pipeline import Ingestor, IngestSummary
+from moraine.ingest.progress import PassProgress
 from moraine.ingest.watch import watch
 from moraine.mirror.worker import MirrorWorker
 from moraine.scope.backfill import backfill_projects
@@ -23,13 +25,18 @@ _LOG_PROGRESS_SECONDS = 10.0
 class BackgroundIngest:
     """Backfill then watch ``config``'s enabled sources until ``stop`` is set; ``backfilled`` marks the first pass."""
 
-    def __init__(self, store: Store, config: Config, progress: Progress | None = None) -> None:
+    def __init__(
+        self, store: Store, config: Config, progress: Callable[[PassProgress], None] | None = None
+    ) -> None:
         self.store = store
         self.config = config
         self.stop = threading.Event()
         self.backfilled = threading.Event()
         self.last_error: str | None = None
         self._progress = progress
+        self.backfill = (
+            PassProgress()
+        )  # the first pass: files, events, rate and time left (``moraine status``)
         self._logged_at = 0.0
         self._thread = threading.Thread(target=self._run, name="moraine-ingest", daemon=True)
         self._mirror = MirrorWorker.from_config(store, config)  # None without backends; runs beside ingest
@@ -72,17 +79,19 @@ class BackgroundIngest:
                 self.stop.wait(_RETRY_SECONDS)
 
     def _report(self, done: int, total: int, events: int) -> None:
+        self.backfill.update(done, total, events)
         if self._progress is not None:
-            self._progress(done, total, events)
+            self._progress(self.backfill)
         now = time.monotonic()
         if now - self._logged_at >= _LOG_PROGRESS_SECONDS or done == total:
             self._logged_at = now
-            logger.info("backfill: %d/%d files, %d events", done, total, events)
+            logger.info("backfill: %s", self.backfill.line())
 
     def _on_pass(self, summary: IngestSummary, ingestor: Ingestor) -> None:
         if self._mirror is not None:
             self._mirror.kick()  # never waits: a backend that is down only delays mirroring
         if not self.backfilled.is_set():
+            self.backfill.finish()
             self.backfilled.set()
             ingestor.progress = None
             logger.info(

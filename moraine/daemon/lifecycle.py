@@ -21,7 +21,7 @@ from typing import Any
 import anyio
 import uvicorn
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn
 
 from handlers import load_handlers
 from handlers.deps import Deps
@@ -40,6 +40,7 @@ from moraine.daemon.state import DaemonState, read_state, remove_state, write_st
 from moraine.daemon.version import moraine_version
 from moraine.daemon.writer_lock import StoreWriterLock
 from moraine.errors import ConfigError
+from moraine.ingest.progress import PassProgress
 from moraine.private_files import secure_home
 from moraine.semantic.service import start_semantic
 from moraine.server.runtime import settings_from_config
@@ -158,23 +159,17 @@ class _Daemon:
     def _progress(self) -> Progress | None:
         if not self.terminal:
             return None
-        columns = (
-            TextColumn("backfill"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("files · {task.fields[events]} events"),
-            TimeElapsedColumn(),
-        )
+        columns = (TextColumn("backfill"), BarColumn(), TextColumn("{task.fields[line]}"))
         return Progress(*columns, console=Console(stderr=True), transient=True)
 
     def _progress_callback(self, progress: Progress | None) -> Any:
         if progress is None:
             return None
-        task = progress.add_task("backfill", total=None, events=0)
+        task = progress.add_task("backfill", total=None, line="")
 
-        def report(done: int, total: int, events: int) -> None:
-            progress.update(task, completed=done, total=total, events=events)
-            if done == total:
+        def report(state: PassProgress) -> None:
+            progress.update(task, completed=state.files_done, total=state.files_total, line=state.line())
+            if state.files_done == state.files_total:
                 progress.stop()
 
         return report
@@ -188,6 +183,7 @@ class _Daemon:
             "ready": True,
             "started_at": self.started_at,
             "backfill": "done" if ingest.backfilled.is_set() else "running",
+            "backfill_progress": ingest.backfill.snapshot(),
             "ingest_error": ingest.last_error,
         }
 
@@ -209,7 +205,7 @@ class _Daemon:
             self.activity,
             stopping,
             lambda: self._describe(ingest),
-            lambda limit: store_report(control, limit),
+            lambda limit: replace(store_report(control, limit), backfill=ingest.backfill.snapshot()),
             HOST,
         )
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3, lifespan="on")

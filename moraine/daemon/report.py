@@ -31,9 +31,11 @@ class StoreReport:
     counts: dict[str, int]
     coverage: dict[str, SourceCoverage]
     errors: list[IngestErrorRow]
+    backfill: dict[str, Any] | None = None  # the daemon's backfill progress (``PassProgress.snapshot``)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "backfill": self.backfill,
             "counts": self.counts,
             "coverage": {
                 name: {
@@ -82,7 +84,13 @@ class StoreReport:
             )
             for e in raw["errors"]
         ]
-        return cls({k: int(v) for k, v in raw["counts"].items()}, coverage, errors)
+        backfill = raw.get("backfill")
+        return cls(
+            {k: int(v) for k, v in raw["counts"].items()},
+            coverage,
+            errors,
+            backfill if isinstance(backfill, dict) else None,
+        )
 
 
 def store_report(store: Store, error_limit: int) -> StoreReport:

@@ -4,18 +4,31 @@ from __future__ import annotations
 
 import glob as globlib
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from moraine.config import SourceConfig
 
-__all__ = ["discover", "matches"]
+__all__ = ["discover", "matches", "newest_first"]
 
 
 def discover(source: SourceConfig) -> list[Path]:
     """Return the regular files matching the source's glob, sorted (a stable order keeps IDs stable)."""
     found = globlib.glob(source.expanded_glob(), recursive=True)
     return sorted(Path(p) for p in found if Path(p).is_file())
+
+
+def newest_first(paths: Sequence[Path]) -> list[int]:
+    """Return the indices of ``paths`` ordered by modification time, newest first (ties and unreadable files keep
+    their given order; an unreadable file goes last, where reading it reports why)."""
+    mtimes = []
+    for path in paths:
+        try:
+            mtimes.append(-path.stat().st_mtime_ns)
+        except OSError:
+            mtimes.append(0)
+    return sorted(range(len(paths)), key=mtimes.__getitem__)
 
 
 @lru_cache(maxsize=64)

@@ -14,7 +14,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -27,9 +27,10 @@ from moraine.ingest.adapters import adapter_for, reader_for
 from moraine.ingest.adapters.base import Adapter, StreamContext
 from moraine.ingest.batch import Batch, SessionMeta
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
-from moraine.ingest.discovery import discover
+from moraine.ingest.discovery import discover, newest_first
 from moraine.ingest.identity import FileIdentity, fingerprint, stream_id
 from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
+from moraine.ingest.progress import Progress
 from moraine.ingest.reader import ReadItem, Reader
 from moraine.ingest.rollback import roll_back_vanished
 from moraine.ingest.rows import clean, dumps, event_summary, posting_terms, to_ms, to_utc
@@ -42,7 +43,6 @@ from moraine.store.recovery import delete_stream, delete_stream_tail
 __all__ = ["IngestSummary", "Ingestor", "ingest_once", "ingest_paths"]
 
 logger = logging.getLogger(__name__)
-Progress = Callable[[int, int, int], None]  # (files done, files total, events so far)
 
 
 @dataclass(slots=True)
@@ -129,7 +129,8 @@ class Ingestor:
         started = time.monotonic()
         self._summary = IngestSummary()
         self._sessions_seen = set()
-        plan: list[tuple[SourceConfig, Adapter, Reader, list[Path]]] = []
+        plan: list[tuple[SourceConfig, Adapter, Reader, Path]] = []
+        ready: list[SourceConfig] = []  # the sources with an adapter and a reader, files or not
         for source in sources:
             adapter = (
                 (adapters or {}).get(source.name)
@@ -141,23 +142,25 @@ class Ingestor:
                 self._summary.no_adapter.append(source.name)
                 continue
             files = paths[source.name] if paths is not None and source.name in paths else discover(source)
-            plan.append((source, adapter, reader, files))
-        total = sum(len(files) for *_, files in plan)
-        done = 0
+            ready.append(source)
+            plan.extend((source, adapter, reader, path) for path in files)
+        # Newest first: the sessions worked on last are the ones looked for first, so a backfill makes them
+        # searchable in its first batch and then works back through the history. Explicit paths keep their order.
+        order = newest_first([path for *_, path in plan]) if paths is None else range(len(plan))
+        total = len(plan)
         thresholds = gc.get_threshold()
         # A pass allocates millions of short-lived, acyclic objects: collecting every 700 allocations cost ~2% of
         # ingest time for nothing. Collections stay on, just rarer, and the previous setting returns after the pass.
         gc.set_threshold(max(thresholds[0], _GC_THRESHOLD), *thresholds[1:])
         try:
-            for source, adapter, reader, files in plan:
+            for source in ready:
                 self._source_checkpoints(source)  # rolls back the interrupted publishes of vanished files
-                for path in files:
-                    if self.stop.is_set():
-                        break
-                    self._ingest_stream(source, adapter, reader, path)
-                    done += 1
-                    if self.progress:
-                        self.progress(done, total, self._summary.events)
+            for done, index in enumerate(order, 1):
+                if self.stop.is_set():
+                    break
+                self._ingest_stream(*plan[index])
+                if self.progress:
+                    self.progress(done, total, self._summary.events)
             self._flush()
             self._settle()
         except StoreError:

@@ -51,6 +51,9 @@ def test_the_running_daemon_serves_status_and_doctor_and_refuses_a_second_daemon
     assert status.returncode == 0, status.stderr
     codex_row = next(line for line in status.stdout.splitlines() if line.strip("│ ").startswith("codex "))
     assert "codex" in codex_row and " 1 " in codex_row
+    progress = home.health()["backfill_progress"]
+    assert progress["state"] == "done" and progress["files_done"] == progress["files_total"] == 1
+    assert "backfill (done): 1/1 files · " in status.stdout
 
     doctor = _moraine(home, "doctor")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
