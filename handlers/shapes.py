@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from moraine.ids import event_id, session_id, turn_id
-from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
+from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.store.reads.events import EventDetail, EventSummary
 from moraine.store.reads.labels import session_title
 from moraine.store.reads.sessions import SessionRecord

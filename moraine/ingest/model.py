@@ -56,8 +56,6 @@ class SessionMode(StrEnum):
     CHAT = "chat"
 
 
-ENCRYPTED_REASONING_PLACEHOLDER = "[encrypted reasoning omitted]"
-
 # Moraine's own tools: calls to these (bare or provider-qualified, e.g. mcp__moraine__open) are never search hits
 # and never file touches.
 MORAINE_TOOL_NAMES = frozenset({"search_sessions", "open", "list_sessions", "file_attention"})

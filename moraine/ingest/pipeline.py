@@ -31,9 +31,10 @@ from moraine.ingest.discovery import discover, newest_first
 from moraine.ingest.identity import FileIdentity, fingerprint, stream_id
 from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
 from moraine.ingest.progress import Progress
+from moraine.ingest.publisher import Publisher
 from moraine.ingest.reader import ReadItem, Reader
 from moraine.ingest.rollback import roll_back_vanished
-from moraine.ingest.rows import clean, dumps, event_summary, posting_terms, to_ms, to_utc
+from moraine.ingest.rows import clean, event_row, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.validate import InvalidItem, check_event
 from moraine.redact import redact_text, redact_value
@@ -117,7 +118,8 @@ class Ingestor:
         self._batch_streams: dict[int, _Stream] = {}
         self._summary = IngestSummary()
         self._sessions_seen: set[int] = set()
-        self._publishing: _Publish | None = None  # the batch being written by the publisher thread
+        self._publisher = Publisher(store)
+        self._publishing: list[tuple[_Stream, Checkpoint]] = []  # the streams of the batch being written
 
     def run(
         self,
@@ -275,22 +277,13 @@ class Ingestor:
     def _ingest_item(self, stream: _Stream, adapter: Adapter, item: ReadItem) -> None:
         if item.error is not None or item.record is None:
             error = item.error or IngestError("unreadable", "")
-            self._error(
-                stream.source.name, str(stream.path), item.line_no, item.offset, error.reason, error.detail
-            )
+            self._item_error(stream, item, error.reason, error.detail)
             return
         try:
             emitted = list(adapter.normalize(item.record, stream.ctx))
         except Exception as exc:  # an adapter bug on one record must not stop the file: record it and go on
             logger.debug("adapter failed on %s:%s", stream.path, item.line_no, exc_info=True)
-            self._error(
-                stream.source.name,
-                str(stream.path),
-                item.line_no,
-                item.offset,
-                "adapter_error",
-                f"{type(exc).__name__}: {exc}",
-            )
+            self._item_error(stream, item, "adapter_error", f"{type(exc).__name__}: {exc}")
             return
         for out in emitted:
             try:
@@ -299,22 +292,16 @@ class Ingestor:
                 elif isinstance(out, SessionInfo):
                     self._info(stream, out)
                 elif isinstance(out, IngestError):
-                    self._error(
-                        stream.source.name,
-                        str(stream.path),
-                        item.line_no,
-                        item.offset,
-                        out.reason,
-                        out.detail,
-                    )
+                    self._item_error(stream, item, out.reason, out.detail)
                 else:
                     raise InvalidItem(
                         f"adapter emitted {type(out).__name__}, not Event/SessionInfo/IngestError"
                     )
             except InvalidItem as exc:
-                self._error(
-                    stream.source.name, str(stream.path), item.line_no, item.offset, "invalid_event", str(exc)
-                )
+                self._item_error(stream, item, "invalid_event", str(exc))
+
+    def _item_error(self, stream: _Stream, item: ReadItem, reason: str, detail: str) -> None:
+        self._error(stream.source.name, str(stream.path), item.line_no, item.offset, reason, detail)
 
     def _session(self, stream: _Stream, harness_sid: str) -> SessionState:
         state = stream.sessions.get(harness_sid)
@@ -374,42 +361,12 @@ class Ingestor:
         if event.model:
             state.model = event.model
         state.add(seq, event, ts_ms)
-        summary, summary_truncated = event_summary(event)
         terms, doc_len = posting_terms(event)
         source = stream.source
-        self._batch.add_event(
-            (
-                state.key,
-                seq,
-                turn_seq,
-                ordinal,
-                event.type.value,
-                ts_ms,
-                int(event.terminal),
-                event.terminal_kind.value if event.terminal_kind else "",
-                int(event.is_final_answer),
-                event.content_format.value,
-                event.text,
-                clean(summary),
-                int(summary_truncated),
-                _opt(event.tool_name),
-                _opt(event.tool_call_id),
-                None if event.arguments is None else dumps(event.arguments),
-                event.exit_code,
-                None if event.tool_error is None else int(event.tool_error),
-                _opt(event.model),
-                _opt(state.model),
-                _opt(event.cwd),
-                int(event.encrypted),
-                int(event.is_moraine_tool),
-                int(event.sidechain),
-                dumps(event.provenance),
-                doc_len,
-                stream.id,
-                item.offset,
-                item.line_no,
-            )
+        row = event_row(
+            event, state.key, seq, turn_seq, ordinal, ts_ms, state.model, doc_len, stream.id, item
         )
+        self._batch.add_event(row)
         if terms:
             self._batch.add_postings(
                 terms,
@@ -451,7 +408,7 @@ class Ingestor:
     # -- publishing ----------------------------------------------------------------------------------------------
 
     def _flush(self) -> None:
-        """Hand the batch to the publisher thread (after the previous one is written): rows, then checkpoints."""
+        """Hand the batch to the publisher (after the previous one is written): rows, then checkpoints."""
         streams = list(self._batch_streams.values())
         if not streams and not self._batch.errors:
             return
@@ -462,25 +419,17 @@ class Ingestor:
         self._batch_streams = {}
         self._settle()
         markers = [s.committed or _empty_checkpoint(s) for s in streams]
-        publish = _Publish(batch, streams, checkpoints)
-        publish.thread = threading.Thread(
-            target=publish.run, args=(self.store, markers), name="moraine-publish", daemon=True
-        )
-        self._publishing = publish
-        publish.thread.start()
+        self._publisher.start(batch, checkpoints, markers)
+        self._publishing = list(zip(streams, checkpoints, strict=True))
 
     def _settle(self) -> None:
         """Wait for the batch being written; record its checkpoints, or raise its failure."""
-        publish, self._publishing = self._publishing, None
-        if publish is None:
+        publishing, self._publishing = self._publishing, []
+        if not self._publisher.settle():
             return
-        publish.join()
-        if publish.failure is not None:
-            raise publish.failure
-        by_source = self._checkpoints
-        for stream, cp in zip(publish.streams, publish.checkpoints, strict=True):
+        for stream, cp in publishing:
             stream.committed = cp
-            by_source.setdefault(stream.source.name, {})[stream.id] = cp
+            self._checkpoints.setdefault(stream.source.name, {})[stream.id] = cp
 
     def _settle_quietly(self) -> None:
         """Wait for the batch being written; after a failure forget every cached checkpoint instead of raising."""
@@ -489,29 +438,6 @@ class Ingestor:
         except BaseException:
             self._checkpoints.clear()
             self._owners.clear()
-
-
-@dataclass(slots=True)
-class _Publish:
-    """One batch being written by the publisher thread (the ingest thread goes on with the next batch)."""
-
-    batch: Batch
-    streams: list[_Stream]
-    checkpoints: list[Checkpoint]
-    thread: threading.Thread | None = None
-    failure: BaseException | None = None
-
-    def run(self, store: Store, markers: list[Checkpoint]) -> None:
-        """Write the batch (in the publisher thread), keeping any failure for ``Ingestor._settle``."""
-        try:
-            self.batch.publish(store, self.checkpoints, markers)
-        except BaseException as exc:  # re-raised in the ingest thread
-            self.failure = exc
-
-    def join(self) -> None:
-        """Wait until the batch is written (or failed)."""
-        if self.thread is not None:
-            self.thread.join()
 
 
 def _empty_checkpoint(stream: _Stream) -> Checkpoint:
@@ -530,10 +456,6 @@ def _rewritten(
     if stat.st_size < committed.offset:
         return True
     return not saved.same_content(fingerprint(path, stat, committed.offset, saved.prefix_len))
-
-
-def _opt(value: str | None) -> str | None:
-    return None if value is None else clean(value)
 
 
 _GC_THRESHOLD = 50_000

@@ -6,7 +6,9 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER, Event, EventType
+from moraine.ingest.model import Event, EventType
+from moraine.ingest.reader import ReadItem
+from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.ingest.sessions import compact
 from moraine.search.tokenize import term_counts
 
@@ -15,6 +17,7 @@ __all__ = [
     "MAX_INDEXED_CHARS",
     "clean",
     "dumps",
+    "event_row",
     "event_summary",
     "posting_terms",
     "searchable_text",
@@ -115,6 +118,57 @@ def _render_arguments(arguments: Any) -> str:
     if isinstance(arguments, str):
         return arguments
     return "" if arguments is None else dumps(arguments)
+
+
+def event_row(
+    event: Event,
+    session_key: int,
+    seq: int,
+    turn_seq: int,
+    ordinal: int,
+    timestamp_ms: int | None,
+    originating_model: str | None,
+    doc_len: int,
+    stream_id: int,
+    source: ReadItem,
+) -> tuple[Any, ...]:
+    """Return the events row (``EVENT_COLUMNS`` order) of an assigned, redacted event read from ``source``."""
+    summary, summary_truncated = event_summary(event)
+    return (
+        session_key,
+        seq,
+        turn_seq,
+        ordinal,
+        event.type.value,
+        timestamp_ms,
+        int(event.terminal),
+        event.terminal_kind.value if event.terminal_kind else "",
+        int(event.is_final_answer),
+        event.content_format.value,
+        event.text,
+        clean(summary),
+        int(summary_truncated),
+        _opt(event.tool_name),
+        _opt(event.tool_call_id),
+        None if event.arguments is None else dumps(event.arguments),
+        event.exit_code,
+        None if event.tool_error is None else int(event.tool_error),
+        _opt(event.model),
+        _opt(originating_model),
+        _opt(event.cwd),
+        int(event.encrypted),
+        int(event.is_moraine_tool),
+        int(event.sidechain),
+        dumps(event.provenance),
+        doc_len,
+        stream_id,
+        source.offset,
+        source.line_no,
+    )
+
+
+def _opt(value: str | None) -> str | None:
+    return None if value is None else clean(value)
 
 
 def event_summary(event: Event) -> tuple[str, bool]:

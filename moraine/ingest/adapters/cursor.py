@@ -10,19 +10,16 @@ agent loop, so its last text is the turn's final answer. Records of the IDE chat
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any
 
-from moraine.ingest.adapters._calls import recall_call, remember_call
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD, normalize_composer
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
-    canonical_tool_name,
-    is_moraine_tool_name,
     output_text,
     parse_timestamp,
     trailing_uuid,
@@ -34,7 +31,6 @@ from moraine.ingest.model import (
     EventType,
     IngestError,
     RawRecord,
-    TerminalKind,
 )
 
 __all__ = ["CursorAdapter"]
@@ -62,7 +58,9 @@ class CursorAdapter:
             out.append(error)
         blocks = [b for b in as_list(as_dict(data.get("message")).get("content")) if isinstance(b, dict)]
         role = data.get("role")
-        line = _Line(session, timestamp, role if isinstance(role, str) else "unknown")
+        line = RecordEvents(
+            session, timestamp, provenance={"role": role if isinstance(role, str) else "unknown"}
+        )
         if role == "user":
             text = _unwrap_query(
                 "\n".join(
@@ -89,23 +87,8 @@ def _unwrap_query(text: str) -> str:
     return text
 
 
-class _Line:
-    """Fields every event of one transcript line shares."""
-
-    def __init__(self, session: str, timestamp: datetime | None, role: str) -> None:
-        self.session = session
-        self.timestamp = timestamp
-        self.role = role
-
-    def event(self, type_: EventType, **fields: Any) -> Event:
-        provenance = {"role": self.role, **fields.pop("provenance", {})}
-        return Event(
-            session=self.session, type=type_, timestamp=self.timestamp, provenance=provenance, **fields
-        )
-
-
 def _assistant(
-    blocks: list[dict[str, Any]], line: _Line, model: str | None, ctx: StreamContext
+    blocks: list[dict[str, Any]], line: RecordEvents, model: str | None, ctx: StreamContext
 ) -> list[Emitted]:
     events: list[Event] = []
     for block in blocks:
@@ -120,34 +103,16 @@ def _assistant(
         elif kind == "text" and isinstance(text, str):
             events.append(line.event(EventType.ASSISTANT_RESPONSE, text=text, model=model))
         elif kind == "tool_use":
-            raw_name = as_str(block.get("name")) or "unknown"
-            name, is_moraine = canonical_tool_name(raw_name)
             call_id = as_str(block.get("id"))
-            remember_call(ctx.state, call_id, name)
-            arguments = block.get("input")
             events.append(
-                line.event(
-                    EventType.TOOL_CALL,
-                    text=render_call(name, arguments),
-                    content_format=ContentFormat.TOOL_CALL,
-                    tool_name=name,
-                    tool_call_id=call_id,
-                    arguments=arguments,
-                    model=model,
-                    is_moraine_tool=is_moraine,
-                    provenance={"original_tool_name": raw_name} if raw_name != name else {},
-                )
+                line.tool_call(as_str(block.get("name")), call_id, block.get("input"), model, calls=ctx.state)
             )
     if not any(e.type is EventType.TOOL_CALL for e in events):
-        answers = [e for e in events if e.type is EventType.ASSISTANT_RESPONSE]
-        if answers:
-            answers[-1].is_final_answer = True
-            answers[-1].terminal = True
-            answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+        mark_final_answer(events)
     return list(events)
 
 
-def _tool_results(blocks: list[dict[str, Any]], line: _Line, ctx: StreamContext) -> list[Emitted]:
+def _tool_results(blocks: list[dict[str, Any]], line: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     events: list[Emitted] = []
     for block in blocks:
         if block.get("type") != "tool_result":
@@ -155,15 +120,8 @@ def _tool_results(blocks: list[dict[str, Any]], line: _Line, ctx: StreamContext)
         call_id = as_str(block.get("tool_use_id"))
         name = as_str(block.get("name")) or recall_call(ctx.state, call_id)
         error = block.get("is_error")
+        text = output_text(block.get("content"))
         events.append(
-            line.event(
-                EventType.TOOL_RESPONSE,
-                text=output_text(block.get("content")),
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=call_id,
-                tool_error=error if isinstance(error, bool) else None,
-                is_moraine_tool=is_moraine_tool_name(name),
-            )
+            line.tool_response(name, call_id, text, tool_error=error if isinstance(error, bool) else None)
         )
     return events

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call, remember_call
+from moraine.ingest.adapters._events import mark_final_answer
 from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
@@ -240,10 +241,7 @@ def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         else:
             out.append(IngestError("unknown_record", f"trajectory speaker {str(speaker)[:40]!r}"))
     if data.get("completed") is True:
-        answers = [e for e in events if e.type is EventType.ASSISTANT_RESPONSE]
-        if answers:
-            answers[-1].is_final_answer = answers[-1].terminal = True
-            answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+        mark_final_answer(events)
     out.extend(events)
     return out
 

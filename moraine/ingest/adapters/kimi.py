@@ -14,17 +14,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any
 
-from moraine.ingest.adapters._calls import recall_call, remember_call
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
-    canonical_tool_name,
     is_moraine_tool_name,
     output_text,
     parse_json_string,
@@ -73,7 +71,9 @@ class KimiAdapter:
             out.append(error)
         kind = message["type"]
         payload = as_dict(message.get("payload"))
-        base = _Base(session, timestamp, kind, parent is not None, as_str(ctx.state.get("cwd")))
+        base = RecordEvents(
+            session, timestamp, as_str(ctx.state.get("cwd")), parent is not None, {"message_type": kind}
+        )
         if kind == "TurnBegin":
             text = _user_text(payload.get("user_input"))
             out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
@@ -92,31 +92,6 @@ class KimiAdapter:
         elif kind not in _SILENT:
             out.append(IngestError("unknown_record", f"unknown wire message type {kind[:40]!r}"))
         return out
-
-
-class _Base:
-    """Fields every event of one wire line shares."""
-
-    def __init__(
-        self, session: str, timestamp: datetime | None, kind: str, sidechain: bool, cwd: str | None
-    ) -> None:
-        self.session = session
-        self.timestamp = timestamp
-        self.kind = kind
-        self.sidechain = sidechain
-        self.cwd = cwd
-
-    def event(self, type_: EventType, **fields: Any) -> Event:
-        provenance = {"message_type": self.kind, **fields.pop("provenance", {})}
-        return Event(
-            session=self.session,
-            type=type_,
-            timestamp=self.timestamp,
-            cwd=self.cwd,
-            sidechain=self.sidechain,
-            provenance=provenance,
-            **fields,
-        )
 
 
 def _session_of(ctx: StreamContext) -> tuple[str, str | None]:
@@ -159,7 +134,7 @@ def _user_text(value: Any) -> str:
     return ""
 
 
-def _content(payload: dict[str, Any], base: _Base) -> list[Emitted]:
+def _content(payload: dict[str, Any], base: RecordEvents) -> list[Emitted]:
     kind = payload.get("type")
     if kind == "think" and isinstance(payload.get("think"), str):
         return [
@@ -170,26 +145,14 @@ def _content(payload: dict[str, Any], base: _Base) -> list[Emitted]:
     return []
 
 
-def _tool_call(payload: dict[str, Any], base: _Base, ctx: StreamContext) -> Event:
+def _tool_call(payload: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:
     function = as_dict(payload.get("function"))
-    raw_name = as_str(function.get("name")) or "unknown"
-    name, is_moraine = canonical_tool_name(raw_name)
-    call_id = as_str(payload.get("id"))
-    remember_call(ctx.state, call_id, name)
     arguments = parse_json_string(function.get("arguments"))
-    return base.event(
-        EventType.TOOL_CALL,
-        text=render_call(name, arguments),
-        content_format=ContentFormat.TOOL_CALL,
-        tool_name=name,
-        tool_call_id=call_id,
-        arguments=arguments,
-        is_moraine_tool=is_moraine,
-        provenance={"original_tool_name": raw_name} if raw_name != name else {},
-    )
+    call_id = as_str(payload.get("id"))
+    return base.tool_call(as_str(function.get("name")), call_id, arguments, calls=ctx.state)
 
 
-def _tool_result(payload: dict[str, Any], base: _Base, ctx: StreamContext) -> Event:
+def _tool_result(payload: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:
     call_id = as_str(payload.get("tool_call_id"))
     name = recall_call(ctx.state, call_id)
     value = as_dict(payload.get("return_value"))

@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from moraine.ingest.adapters._calls import recall_call, remember_call
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
-    canonical_tool_name,
-    is_moraine_tool_name,
     output_text,
     parse_timestamp,
 )
@@ -35,7 +32,6 @@ from moraine.ingest.model import (
     IngestError,
     RawRecord,
     SessionInfo,
-    TerminalKind,
 )
 
 __all__ = ["KiroAdapter"]
@@ -61,7 +57,11 @@ class KiroAdapter:
         timestamp, error = parse_timestamp(as_dict(body.get("meta")).get("timestamp"))
         if error is not None:
             out.append(error)
-        base = _Base(session, timestamp, kind, as_str(body.get("message_id")), ctx.state.get("cwd"))
+        message_id = as_str(body.get("message_id"))
+        provenance: dict[str, Any] = (
+            {"kind": kind, "message_id": message_id} if message_id else {"kind": kind}
+        )
+        base = RecordEvents(session, timestamp, ctx.state.get("cwd"), provenance=provenance)
         blocks = [b for b in as_list(body.get("content")) if isinstance(b, dict)]
         if kind == "Prompt":
             text = "\n".join(
@@ -77,31 +77,6 @@ class KiroAdapter:
         else:
             out.append(base.event(EventType.UNKNOWN, text=as_str(body.get("message")) or ""))
         return out
-
-
-class _Base:
-    """Fields every event of one log line shares."""
-
-    def __init__(
-        self, session: str, timestamp: datetime | None, kind: str, message_id: str | None, cwd: str | None
-    ) -> None:
-        self.session = session
-        self.timestamp = timestamp
-        self.cwd = cwd
-        self.provenance: dict[str, Any] = {"kind": kind}
-        if message_id:
-            self.provenance["message_id"] = message_id
-
-    def event(self, type_: EventType, **fields: Any) -> Event:
-        provenance = {**self.provenance, **fields.pop("provenance", {})}
-        return Event(
-            session=self.session,
-            type=type_,
-            timestamp=self.timestamp,
-            cwd=self.cwd,
-            provenance=provenance,
-            **fields,
-        )
 
 
 def _sidecar(ctx: StreamContext) -> list[Emitted]:
@@ -138,7 +113,7 @@ def _sidecar(ctx: StreamContext) -> list[Emitted]:
     ]
 
 
-def _assistant(blocks: list[dict[str, Any]], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _assistant(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     events: list[Event] = []
     default_model = ctx.state.get("model")
     for block in blocks:
@@ -157,34 +132,17 @@ def _assistant(blocks: list[dict[str, Any]], base: _Base, ctx: StreamContext) ->
         elif kind == "text" and isinstance(value, str):
             events.append(base.event(EventType.ASSISTANT_RESPONSE, text=value, model=default_model))
         elif kind == "toolUse" and isinstance(value, dict):
-            raw_name = as_str(value.get("name")) or "unknown"
-            name, is_moraine = canonical_tool_name(raw_name)
+            model = as_str(value.get("modelId")) or default_model
             call_id = as_str(value.get("toolUseId"))
-            remember_call(ctx.state, call_id, name)
-            arguments = value.get("input")
             events.append(
-                base.event(
-                    EventType.TOOL_CALL,
-                    text=render_call(name, arguments),
-                    content_format=ContentFormat.TOOL_CALL,
-                    tool_name=name,
-                    tool_call_id=call_id,
-                    arguments=arguments,
-                    model=as_str(value.get("modelId")) or default_model,
-                    is_moraine_tool=is_moraine,
-                    provenance={"original_tool_name": raw_name} if raw_name != name else {},
-                )
+                base.tool_call(as_str(value.get("name")), call_id, value.get("input"), model, calls=ctx.state)
             )
     if not any(e.type is EventType.TOOL_CALL for e in events):
-        answers = [e for e in events if e.type is EventType.ASSISTANT_RESPONSE]
-        if answers:
-            answers[-1].is_final_answer = True
-            answers[-1].terminal = True
-            answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+        mark_final_answer(events)
     return list(events)
 
 
-def _tool_results(blocks: list[dict[str, Any]], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _tool_results(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     out: list[Emitted] = []
     for block in blocks:
         value = block.get("data")
@@ -194,14 +152,11 @@ def _tool_results(blocks: list[dict[str, Any]], base: _Base, ctx: StreamContext)
         name = recall_call(ctx.state, call_id)
         status = as_str(value.get("status"))
         out.append(
-            base.event(
-                EventType.TOOL_RESPONSE,
-                text=output_text(value.get("content")),
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=call_id,
+            base.tool_response(
+                name,
+                call_id,
+                output_text(value.get("content")),
                 tool_error=(status not in _OK_STATUSES) if status else None,
-                is_moraine_tool=is_moraine_tool_name(name),
                 provenance={"status": status} if status else {},
             )
         )

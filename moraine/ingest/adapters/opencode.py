@@ -12,23 +12,20 @@ finished with ``stop``, its last text part is the final answer.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any
 
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_int,
     as_str,
-    canonical_tool_name,
     json_text,
     parse_timestamp,
 )
 from moraine.ingest.model import (
     ContentFormat,
     Emitted,
-    Event,
     EventType,
     IngestError,
     RawRecord,
@@ -74,7 +71,8 @@ class OpenCodeAdapter:
         cwd = as_str(as_dict(message.get("path")).get("cwd")) or as_str(session_row.get("directory"))
         role = as_str(message.get("role")) or "unknown"
         model = as_str(message.get("modelID")) if role == "assistant" else None
-        base = _Base(session, timestamp, cwd, role, part, as_str(session_row.get("parent_id")) is not None)
+        sidechain = as_str(session_row.get("parent_id")) is not None
+        base = RecordEvents(session, timestamp, cwd, sidechain, {"part_type": part.get("type"), "role": role})
         kind = part.get("type")
         if kind == "text":
             out.extend(_text(part, message, role, model, base, data.get("last_text") is True))
@@ -94,37 +92,6 @@ class OpenCodeAdapter:
         elif kind == "compaction":
             out.append(base.event(EventType.COMPACTION))
         return out
-
-
-class _Base:
-    """Fields every event of one part shares."""
-
-    def __init__(
-        self,
-        session: str,
-        timestamp: datetime | None,
-        cwd: str | None,
-        role: str,
-        part: dict[str, Any],
-        sidechain: bool,
-    ) -> None:
-        self.session = session
-        self.timestamp = timestamp
-        self.cwd = cwd
-        self.sidechain = sidechain
-        self.provenance = {"part_type": part.get("type"), "role": role}
-
-    def event(self, type_: EventType, **fields: Any) -> Event:
-        provenance = {**self.provenance, **fields.pop("provenance", {})}
-        return Event(
-            session=self.session,
-            type=type_,
-            timestamp=self.timestamp,
-            cwd=self.cwd,
-            sidechain=self.sidechain,
-            provenance=provenance,
-            **fields,
-        )
 
 
 def _announce(session: str, row: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
@@ -149,7 +116,12 @@ def _announce(session: str, row: dict[str, Any], ctx: StreamContext) -> list[Emi
 
 
 def _text(
-    part: dict[str, Any], message: dict[str, Any], role: str, model: str | None, base: _Base, last_text: bool
+    part: dict[str, Any],
+    message: dict[str, Any],
+    role: str,
+    model: str | None,
+    base: RecordEvents,
+    last_text: bool,
 ) -> list[Emitted]:
     text = part.get("text") if isinstance(part.get("text"), str) else ""
     if role == "user":
@@ -169,27 +141,15 @@ def _text(
     ]
 
 
-def _tool(part: dict[str, Any], model: str | None, base: _Base) -> list[Emitted]:
-    raw_name = as_str(part.get("tool")) or "unknown"
-    name, is_moraine = canonical_tool_name(raw_name)
+def _tool(part: dict[str, Any], model: str | None, base: RecordEvents) -> list[Emitted]:
     state = as_dict(part.get("state"))
     status = as_str(state.get("status"))
     call_id = as_str(part.get("callID"))
-    arguments = state.get("input")
+    raw_name = as_str(part.get("tool")) or "unknown"
+    call = base.tool_call(raw_name, call_id, state.get("input"), model)
+    name, is_moraine = call.tool_name, call.is_moraine_tool
     naming = {"original_tool_name": raw_name} if raw_name != name else {}
-    events: list[Emitted] = [
-        base.event(
-            EventType.TOOL_CALL,
-            text=render_call(name, arguments),
-            content_format=ContentFormat.TOOL_CALL,
-            tool_name=name,
-            tool_call_id=call_id,
-            arguments=arguments,
-            model=model,
-            is_moraine_tool=is_moraine,
-            provenance=naming,
-        )
-    ]
+    events: list[Emitted] = [call]
     if status in _ENDED_TOOL:
         failed = status == "error"
         output = state.get("error") if failed else state.get("output")
@@ -209,7 +169,7 @@ def _tool(part: dict[str, Any], model: str | None, base: _Base) -> list[Emitted]
     return events
 
 
-def _step_finish(part: dict[str, Any], base: _Base) -> list[Emitted]:
+def _step_finish(part: dict[str, Any], base: RecordEvents) -> list[Emitted]:
     reason = as_str(part.get("reason"))
     kind = _STOP_KINDS.get(reason or "")
     if kind is None:

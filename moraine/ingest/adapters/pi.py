@@ -15,6 +15,7 @@ from pathlib import PurePath
 from typing import Any
 
 from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -72,7 +73,11 @@ class PiFamilyNormalizer:
             out.append(error)
         if timestamp is None:
             timestamp = _message_time(data)
-        base = _Base(session, timestamp, ctx.state.get("cwd"), data, self._sidechain(ctx))
+        provenance: dict[str, Any] = {"record_type": data.get("type")}
+        for key, name in (("id", "id"), ("parentId", "parent_id"), ("customType", "custom_type")):
+            if as_str(data.get(key)):
+                provenance[name] = data[key]
+        base = RecordEvents(session, timestamp, ctx.state.get("cwd"), self._sidechain(ctx), provenance)
         handler = _HANDLERS.get(kind)
         if handler is not None:
             out.extend(handler(data, base, ctx))
@@ -101,39 +106,6 @@ class PiAdapter(PiFamilyNormalizer):
     """Normalize pi-coding-agent (and omp) session trees."""
 
 
-class _Base:
-    """Fields every event of one entry shares."""
-
-    def __init__(
-        self,
-        session: str,
-        timestamp: datetime | None,
-        cwd: str | None,
-        data: dict[str, Any],
-        sidechain: bool,
-    ) -> None:
-        self.session = session
-        self.timestamp = timestamp
-        self.cwd = cwd
-        self.sidechain = sidechain
-        self.provenance: dict[str, Any] = {"record_type": data.get("type")}
-        for key, name in (("id", "id"), ("parentId", "parent_id"), ("customType", "custom_type")):
-            if as_str(data.get(key)):
-                self.provenance[name] = data[key]
-
-    def event(self, type_: EventType, **fields: Any) -> Event:
-        provenance = {**self.provenance, **fields.pop("provenance", {})}
-        return Event(
-            session=self.session,
-            type=type_,
-            timestamp=self.timestamp,
-            cwd=self.cwd,
-            sidechain=self.sidechain,
-            provenance=provenance,
-            **fields,
-        )
-
-
 def _session_from_path(ctx: StreamContext) -> str:
     return trailing_uuid(ctx.path.stem) or ctx.path.stem
 
@@ -155,7 +127,7 @@ def _content_text(content: Any) -> str:
     )
 
 
-def _model_change(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _model_change(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     model = as_str(data.get("modelId"))
     provider = as_str(data.get("provider"))
     if not model:
@@ -165,26 +137,26 @@ def _model_change(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list
     return [SessionInfo(session=base.session, model=model), base.event(EventType.SYSTEM, text=label)]
 
 
-def _thinking_level(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _thinking_level(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     return [base.event(EventType.SYSTEM, text=as_str(data.get("thinkingLevel")) or "")]
 
 
-def _session_info(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _session_info(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     name = as_str(data.get("name")) or as_str(data.get("title"))
     if not name:
         return []
     return [SessionInfo(session=base.session, title=name), base.event(EventType.SYSTEM, text=name)]
 
 
-def _summary(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _summary(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     return [base.event(EventType.COMPACTION, text=as_str(data.get("summary")) or "")]
 
 
-def _label(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _label(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     return [base.event(EventType.SYSTEM, text=as_str(data.get("label")) or "")]
 
 
-def _custom_message(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _custom_message(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     if data.get("display") is False:
         return []  # hidden from the user in the harness: not part of the searchable conversation
     text = _content_text(data.get("content"))
@@ -195,7 +167,7 @@ def _custom_message(data: dict[str, Any], base: _Base, ctx: StreamContext) -> li
     return [base.event(EventType.SYSTEM, text=text)]
 
 
-def _message(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _message(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     message = data.get("message")
     if not isinstance(message, dict):
         return [IngestError("malformed_record", "message entry without a message object")]
@@ -213,7 +185,7 @@ def _message(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emit
     return []
 
 
-def _assistant(message: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _assistant(message: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     model = as_str(message.get("model")) or ctx.state.get("model")
     stop = as_str(message.get("stopReason"))
     extra = {"stop_reason": stop} if stop else {}
@@ -263,25 +235,13 @@ def _assistant(message: dict[str, Any], base: _Base, ctx: StreamContext) -> list
     return list(events)
 
 
-def _tool_call(block: dict[str, Any], base: _Base, model: str | None, extra: dict[str, Any]) -> Event:
-    raw_name = as_str(block.get("name")) or "unknown"
-    name, is_moraine = canonical_tool_name(raw_name)
-    provenance = {**extra, "original_tool_name": raw_name} if raw_name != name else extra
-    arguments = block.get("arguments")
-    return base.event(
-        EventType.TOOL_CALL,
-        text=render_call(name, arguments),
-        content_format=ContentFormat.TOOL_CALL,
-        tool_name=name,
-        tool_call_id=as_str(block.get("id")),
-        arguments=arguments,
-        model=model,
-        is_moraine_tool=is_moraine,
-        provenance=provenance,
+def _tool_call(block: dict[str, Any], base: RecordEvents, model: str | None, extra: dict[str, Any]) -> Event:
+    return base.tool_call(
+        as_str(block.get("name")), as_str(block.get("id")), block.get("arguments"), model, extra
     )
 
 
-def _tool_result(message: dict[str, Any], base: _Base) -> Event:
+def _tool_result(message: dict[str, Any], base: RecordEvents) -> Event:
     raw_name = as_str(message.get("toolName")) or "unknown"
     name, is_moraine = canonical_tool_name(raw_name)
     provenance = {"original_tool_name": raw_name} if raw_name != name else {}
@@ -298,7 +258,7 @@ def _tool_result(message: dict[str, Any], base: _Base) -> Event:
     )
 
 
-def _bash(message: dict[str, Any], base: _Base, data: dict[str, Any]) -> list[Emitted]:
+def _bash(message: dict[str, Any], base: RecordEvents, data: dict[str, Any]) -> list[Emitted]:
     """A ``!command`` the user ran in the session: recorded as a bash call and its output."""
     command = as_str(message.get("command")) or ""
     exit_code = as_int(message.get("exitCode"))

@@ -9,10 +9,9 @@ text part is the turn's final answer. Telemetry, file snapshots and unknown reco
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any
 
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -30,7 +29,6 @@ from moraine.ingest.model import (
     IngestError,
     RawRecord,
     SessionInfo,
-    TerminalKind,
 )
 
 __all__ = ["QwenAdapter"]
@@ -61,8 +59,13 @@ class QwenAdapter:
         timestamp, error = parse_timestamp(data.get("timestamp"))
         if error is not None:
             out.append(error)
-        base = _Base(session, timestamp, cwd, as_str(data.get("uuid")), as_str(data.get("parentUuid")))
         kind = data.get("type")
+        provenance: dict[str, Any] = {"record_type": kind}
+        for key, name in (("uuid", "uuid"), ("parentUuid", "parent_uuid")):
+            value = as_str(data.get(key))
+            if value:
+                provenance[name] = value
+        base = RecordEvents(session, timestamp, cwd, provenance=provenance)
         if kind == "user":
             out.extend(_user(data, base))
         elif kind == "assistant":
@@ -72,35 +75,6 @@ class QwenAdapter:
         elif kind == "system":
             out.extend(_system(data, base))
         return out
-
-
-class _Base:
-    """Fields every event of one record shares."""
-
-    def __init__(
-        self, session: str, timestamp: datetime | None, cwd: str | None, uuid: str | None, parent: str | None
-    ) -> None:
-        self.session = session
-        self.timestamp = timestamp
-        self.cwd = cwd
-        self.uuid = uuid
-        self.parent = parent
-
-    def event(self, type_: EventType, kind: str, **fields: Any) -> Event:
-        provenance: dict[str, Any] = {"record_type": kind}
-        if self.uuid:
-            provenance["uuid"] = self.uuid
-        if self.parent:
-            provenance["parent_uuid"] = self.parent
-        provenance.update(fields.pop("provenance", {}))
-        return Event(
-            session=self.session,
-            type=type_,
-            timestamp=self.timestamp,
-            cwd=self.cwd,
-            provenance=provenance,
-            **fields,
-        )
 
 
 def _parts(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -113,19 +87,19 @@ def _text_parts(parts: list[dict[str, Any]]) -> str:
     )
 
 
-def _user(data: dict[str, Any], base: _Base) -> list[Emitted]:
+def _user(data: dict[str, Any], base: RecordEvents) -> list[Emitted]:
     subtype = as_str(data.get("subtype"))
     text = _text_parts(_parts(data))
     extra = {"subtype": subtype} if subtype else {}
     if subtype in _SYSTEM_USER_SUBTYPES:
-        return [base.event(EventType.SYSTEM, "user", text=text, provenance=extra)]
+        return [base.event(EventType.SYSTEM, text=text, provenance=extra)]
     # A message typed while the agent works joins the running turn, as does an attachment-only message (no
     # text); any other user record opens one.
     starts_turn = subtype != "mid_turn_user_message" and bool(text)
-    return [base.event(EventType.USER_INPUT, "user", text=text, starts_turn=starts_turn, provenance=extra)]
+    return [base.event(EventType.USER_INPUT, text=text, starts_turn=starts_turn, provenance=extra)]
 
 
-def _assistant(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Emitted]:
+def _assistant(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     model = as_str(data.get("model"))
     model_changed = bool(model) and ctx.state.get("model") != model
     if model_changed:
@@ -141,48 +115,27 @@ def _assistant(data: dict[str, Any], base: _Base, ctx: StreamContext) -> list[Em
             events.append(
                 base.event(
                     EventType.REASONING,
-                    "assistant",
                     text=part["text"],
                     model=model,
                     content_format=ContentFormat.REASONING,
                 )
             )
         elif isinstance(part.get("text"), str):
-            events.append(
-                base.event(EventType.ASSISTANT_RESPONSE, "assistant", text=part["text"], model=model)
-            )
+            events.append(base.event(EventType.ASSISTANT_RESPONSE, text=part["text"], model=model))
     if not calls_tools:
-        answers = [event for event in events if event.type is EventType.ASSISTANT_RESPONSE]
-        if answers:
-            answers[-1].is_final_answer = True
-            answers[-1].terminal = True
-            answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+        mark_final_answer(events)
     out: list[Emitted] = list(events)
     if model_changed:
         out.insert(0, SessionInfo(session=base.session, model=model))
     return out
 
 
-def _tool_call(call: dict[str, Any], base: _Base, model: str | None) -> Event:
-    raw_name = as_str(call.get("name")) or "unknown"
-    name, is_moraine = canonical_tool_name(raw_name)
-    arguments = call.get("args")
-    extra = {"original_tool_name": raw_name} if raw_name != name else {}
-    return base.event(
-        EventType.TOOL_CALL,
-        "assistant",
-        text=render_call(name, arguments),
-        content_format=ContentFormat.TOOL_CALL,
-        tool_name=name,
-        tool_call_id=as_str(call.get("id")) or base.uuid,
-        arguments=arguments,
-        model=model,
-        is_moraine_tool=is_moraine,
-        provenance=extra,
-    )
+def _tool_call(call: dict[str, Any], base: RecordEvents, model: str | None) -> Event:
+    call_id = as_str(call.get("id")) or as_str(base.provenance.get("uuid"))
+    return base.tool_call(as_str(call.get("name")), call_id, call.get("args"), model)
 
 
-def _tool_result(data: dict[str, Any], base: _Base) -> list[Emitted]:
+def _tool_result(data: dict[str, Any], base: RecordEvents) -> list[Emitted]:
     result = as_dict(data.get("toolCallResult"))
     status = as_str(result.get("status"))
     events: list[Emitted] = []
@@ -199,11 +152,12 @@ def _tool_result(data: dict[str, Any], base: _Base) -> list[Emitted]:
         events.append(
             base.event(
                 EventType.TOOL_RESPONSE,
-                "tool_result",
                 text=output_text(payload) if payload is not None else "",
                 content_format=ContentFormat.TOOL_RESPONSE,
                 tool_name=name,
-                tool_call_id=as_str(result.get("callId")) or as_str(response.get("id")) or base.uuid,
+                tool_call_id=as_str(result.get("callId"))
+                or as_str(response.get("id"))
+                or as_str(base.provenance.get("uuid")),
                 tool_error=status in _FAILED_STATUSES if status else None,
                 is_moraine_tool=is_moraine,
                 provenance=extra,
@@ -212,7 +166,7 @@ def _tool_result(data: dict[str, Any], base: _Base) -> list[Emitted]:
     return events
 
 
-def _system(data: dict[str, Any], base: _Base) -> list[Emitted]:
+def _system(data: dict[str, Any], base: RecordEvents) -> list[Emitted]:
     subtype = as_str(data.get("subtype"))
     payload = as_dict(data.get("systemPayload"))
     extra = {"subtype": subtype}
@@ -222,11 +176,11 @@ def _system(data: dict[str, Any], base: _Base) -> list[Emitted]:
             return [IngestError("malformed_record", "custom_title record without a customTitle string")]
         return [
             SessionInfo(session=base.session, title=title),
-            base.event(EventType.SYSTEM, "system", text=title, provenance=extra),
+            base.event(EventType.SYSTEM, text=title, provenance=extra),
         ]
     if subtype == "chat_compression":
         # The compressed history replays earlier messages: it is not indexed again.
-        return [base.event(EventType.COMPACTION, "system", text="", provenance=extra)]
+        return [base.event(EventType.COMPACTION, text="", provenance=extra)]
     if subtype == "rewind":
-        return [base.event(EventType.SYSTEM, "system", text="", provenance=extra)]
+        return [base.event(EventType.SYSTEM, text="", provenance=extra)]
     return []

@@ -8,12 +8,16 @@ poll from the same position, so no row is skipped or lost.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-__all__ = ["DatabaseBusy", "is_busy", "open_read_only", "table_columns"]
+from moraine.ingest.model import IngestError
+from moraine.ingest.reader import ReadItem
+
+__all__ = ["DatabaseBusy", "SqlitePoller", "is_busy", "open_read_only", "table_columns"]
 
 # How long one statement waits for a writer's lock before the pass gives up and retries later.
 BUSY_TIMEOUT_SECONDS = 0.5
@@ -53,3 +57,41 @@ def table_columns(connection: sqlite3.Connection, table: str) -> set[str]:
     """Return the column names of ``table`` (empty when the table does not exist)."""
     rows = connection.execute("SELECT name FROM pragma_table_info(?)", (table,)).fetchall()
     return {str(row[0]) for row in rows}
+
+
+class SqlitePoller:
+    """The polling loop every SQLite reader shares: open read-only, read what changed, stop quietly when locked.
+
+    ``settle_seconds`` / ``clock``: how long a row must stay unchanged before a reader takes it as complete, and
+    the time source (tests move it). A subclass implements ``poll`` (the rows after the position, over an open connection); ``once`` reports a
+    persistent problem (an unknown schema, an unreadable row) a single time instead of on every poll.
+    """
+
+    byte_offsets = False
+    default_settle_seconds = 0.0  # readers that wait for rows to stop changing set their own
+
+    def __init__(self, settle_seconds: float | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.settle_seconds = self.default_settle_seconds if settle_seconds is None else settle_seconds
+        self.clock = clock
+        self._reported: set[str] = set()
+
+    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Yield the records changed since ``offset``; a busy or locked database ends the pass (retried later)."""
+        try:
+            with open_read_only(path) as connection:
+                yield from self.poll(connection, path, offset, line_no)
+        except DatabaseBusy:
+            return
+
+    def poll(
+        self, connection: sqlite3.Connection, path: Path, offset: int, line_no: int
+    ) -> Iterator[ReadItem]:
+        """Yield the records of ``connection`` after ``offset`` (``line_no`` records already read)."""
+        raise NotImplementedError
+
+    def once(self, token: str, error: IngestError, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Yield ``error`` at the position the first time ``token`` is seen by this reader, nothing afterwards."""
+        if token in self._reported:
+            return
+        self._reported.add(token)
+        yield ReadItem(None, error, offset, line_no, offset, line_no)

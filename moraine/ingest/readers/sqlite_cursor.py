@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
-from moraine.ingest.readers.sqlite import DatabaseBusy, open_read_only, table_columns
+from moraine.ingest.readers.sqlite import SqlitePoller, table_columns
 
 __all__ = ["CursorSqliteReader"]
 
@@ -47,79 +46,59 @@ DEFAULT_SETTLE_SECONDS = 30.0
 _DONE_STATUSES = frozenset({"completed", "aborted", "cancelled", "error", "none"})
 
 
-class CursorSqliteReader:
+class CursorSqliteReader(SqlitePoller):
     """Poll ``state.vscdb`` read-only; yield one snapshot per composer changed since the position."""
 
-    byte_offsets = False
+    default_settle_seconds = DEFAULT_SETTLE_SECONDS
 
-    def __init__(
-        self, settle_seconds: float = DEFAULT_SETTLE_SECONDS, clock: Callable[[], float] = time.time
-    ) -> None:
-        self.settle_seconds = settle_seconds
-        self.clock = clock
-        self._reported: set[str] = set()
-
-    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        """Yield composer snapshots updated at or after ``offset`` (Unix ms); stop quietly when locked."""
-        try:
-            yield from self._read(path, offset, line_no)
-        except DatabaseBusy:
+    def poll(
+        self, connection: sqlite3.Connection, path: Path, offset: int, line_no: int
+    ) -> Iterator[ReadItem]:
+        """Yield composer snapshots updated at or after ``offset`` (Unix ms)."""
+        if not {"key", "value"} <= table_columns(connection, "cursorDiskKV"):
+            yield from self.once(
+                f"schema:{path}",
+                IngestError("schema_drift", "state.vscdb has no cursorDiskKV(key, value) table"),
+                offset,
+                line_no,
+            )
             return
-
-    def _read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        with open_read_only(path) as connection:
-            if not {"key", "value"} <= table_columns(connection, "cursorDiskKV"):
-                yield from self._once(
-                    f"schema:{path}",
-                    IngestError("schema_drift", "state.vscdb has no cursorDiskKV(key, value) table"),
+        rows = connection.execute(_COMPOSERS, (offset,)).fetchall()
+        now_ms = self.clock() * 1000.0
+        held: int | None = None
+        for key, value, updated in rows:
+            if value is None:
+                error = IngestError("malformed_row", f"{key}: value is not JSON")
+                yield from self.once(f"invalid:{key}", error, offset, line_no)
+                continue
+            line_no += 1
+            composer_id = str(key).partition(":")[2]
+            composer = json.loads(value)
+            if not isinstance(composer, dict):
+                yield ReadItem(
+                    None,
+                    IngestError("malformed_row", f"{key}: not a JSON object"),
                     offset,
                     line_no,
+                    int(updated) if held is None else min(held, int(updated)),
+                    line_no,
                 )
-                return
-            rows = connection.execute(_COMPOSERS, (offset,)).fetchall()
-            now_ms = self.clock() * 1000.0
-            held: int | None = None
-            for key, value, updated in rows:
-                if value is None:
-                    error = IngestError("malformed_row", f"{key}: value is not JSON")
-                    yield from self._once(f"invalid:{key}", error, offset, line_no)
-                    continue
-                line_no += 1
-                composer_id = str(key).partition(":")[2]
-                composer = json.loads(value)
-                if not isinstance(composer, dict):
-                    yield ReadItem(
-                        None,
-                        IngestError("malformed_row", f"{key}: not a JSON object"),
-                        offset,
-                        line_no,
-                        int(updated) if held is None else min(held, int(updated)),
-                        line_no,
-                    )
-                    continue
-                active = (
-                    composer.get("status") not in _DONE_STATUSES
-                    and now_ms - int(updated) < self.settle_seconds * 1000.0
-                )
-                bubbles = _bubbles(connection, composer_id, composer, active)
-                if active:
-                    held = int(updated) if held is None else min(held, int(updated))
-                end = int(updated) if held is None else min(held, int(updated))
-                data = {
-                    "record": SNAPSHOT_RECORD,
-                    "composer_id": composer_id,
-                    "composer": composer,
-                    "bubbles": bubbles,
-                }
-                yield ReadItem(
-                    RawRecord(data, line_no, int(updated)), None, int(updated), line_no, end, line_no
-                )
-
-    def _once(self, token: str, error: IngestError, offset: int, line_no: int) -> Iterator[ReadItem]:
-        if token in self._reported:
-            return
-        self._reported.add(token)
-        yield ReadItem(None, error, offset, line_no, offset, line_no)
+                continue
+            active = (
+                composer.get("status") not in _DONE_STATUSES
+                and now_ms - int(updated) < self.settle_seconds * 1000.0
+            )
+            bubbles = _bubbles(connection, composer_id, composer, active)
+            if active:
+                held = int(updated) if held is None else min(held, int(updated))
+            end = int(updated) if held is None else min(held, int(updated))
+            data = {
+                "record": SNAPSHOT_RECORD,
+                "composer_id": composer_id,
+                "composer": composer,
+                "bubbles": bubbles,
+            }
+            yield ReadItem(RawRecord(data, line_no, int(updated)), None, int(updated), line_no, end, line_no)
 
 
 def _bubbles(

@@ -12,6 +12,7 @@ not this machine's history and are skipped.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
-from moraine.ingest.readers.sqlite import DatabaseBusy, open_read_only, table_columns
+from moraine.ingest.readers.sqlite import SqlitePoller, table_columns
 
 __all__ = ["SNAPSHOT_RECORD", "NacReader", "change_time_us"]
 
@@ -53,58 +54,44 @@ def change_time_us(value: Any) -> int | None:
     return int(moment.timestamp()) * 1_000_000 + micros
 
 
-class NacReader:
+class NacReader(SqlitePoller):
     """Poll a NAC store read-only; yield a snapshot of every session changed since the position."""
 
-    byte_offsets = False
-
-    def __init__(self) -> None:
-        self._reported: set[str] = set()
-
-    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        """Yield session snapshots whose change time is at or after ``offset``; stop quietly when locked."""
-        try:
-            yield from self._read(path, offset, line_no)
-        except DatabaseBusy:
-            return
-
-    def _read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        with open_read_only(path) as connection:
-            session_columns = table_columns(connection, "sessions")
-            missing = (_SESSION_COLUMNS - session_columns) | (
-                _EPISODE_COLUMNS - table_columns(connection, "episodes")
+    def poll(
+        self, connection: sqlite3.Connection, path: Path, offset: int, line_no: int
+    ) -> Iterator[ReadItem]:
+        """Yield session snapshots whose change time is at or after ``offset``."""
+        session_columns = table_columns(connection, "sessions")
+        missing = (_SESSION_COLUMNS - session_columns) | (
+            _EPISODE_COLUMNS - table_columns(connection, "episodes")
+        )
+        if missing:
+            yield from self.once(
+                f"schema:{path}",
+                IngestError("schema_drift", f"NAC store lacks columns {', '.join(sorted(missing))}"),
+                offset,
+                line_no,
             )
-            if missing:
-                yield from self._once(
-                    f"schema:{path}",
-                    IngestError("schema_drift", f"NAC store lacks columns {', '.join(sorted(missing))}"),
+            return
+        local = "s.host_id IS NULL" if "host_id" in session_columns else "1"
+        changed: list[tuple[int, str]] = []
+        for session_id, updated, newest_episode in connection.execute(_CHANGES.format(local=local)):
+            times = [t for t in (change_time_us(updated), change_time_us(newest_episode)) if t is not None]
+            if not times:
+                yield from self.once(
+                    f"time:{session_id}:{updated}",
+                    IngestError("malformed_row", f"session {session_id}: unreadable updated_at {updated!r}"),
                     offset,
                     line_no,
                 )
-                return
-            local = "s.host_id IS NULL" if "host_id" in session_columns else "1"
-            changed: list[tuple[int, str]] = []
-            for session_id, updated, newest_episode in connection.execute(_CHANGES.format(local=local)):
-                times = [
-                    t for t in (change_time_us(updated), change_time_us(newest_episode)) if t is not None
-                ]
-                if not times:
-                    yield from self._once(
-                        f"time:{session_id}:{updated}",
-                        IngestError(
-                            "malformed_row", f"session {session_id}: unreadable updated_at {updated!r}"
-                        ),
-                        offset,
-                        line_no,
-                    )
-                    continue
-                if max(times) >= offset:
-                    changed.append((max(times), str(session_id)))
-            for change, session_id in sorted(changed):
-                item = self._snapshot(connection, session_id, change, offset, line_no + 1)
-                if item is not None:
-                    line_no += 1
-                    yield item
+                continue
+            if max(times) >= offset:
+                changed.append((max(times), str(session_id)))
+        for change, session_id in sorted(changed):
+            item = self._snapshot(connection, session_id, change, offset, line_no + 1)
+            if item is not None:
+                line_no += 1
+                yield item
 
     def _snapshot(
         self, connection: Any, session_id: str, change: int, offset: int, line_no: int
@@ -135,9 +122,3 @@ class NacReader:
             "episodes": episodes,
         }
         return ReadItem(RawRecord(data, line_no, change), None, offset, line_no, change, line_no)
-
-    def _once(self, token: str, error: IngestError, offset: int, line_no: int) -> Iterator[ReadItem]:
-        if token in self._reported:
-            return
-        self._reported.add(token)
-        yield ReadItem(None, error, offset, line_no, offset, line_no)

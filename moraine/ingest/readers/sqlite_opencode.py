@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
-from moraine.ingest.readers.sqlite import DatabaseBusy, open_read_only, table_columns
+from moraine.ingest.readers.sqlite import SqlitePoller, table_columns
 
 __all__ = ["PART_RECORD", "OpenCodeReader"]
 
@@ -44,52 +43,33 @@ LIMIT ?
 _LAST_TEXT = "SELECT max(rowid) FROM part WHERE message_id = ? AND json_valid(data) AND json_extract(data, '$.type') = 'text'"
 
 
-class OpenCodeReader:
+class OpenCodeReader(SqlitePoller):
     """Poll an OpenCode database read-only; yield settled parts after the saved ``rowid``."""
 
-    byte_offsets = False
+    default_settle_seconds = DEFAULT_SETTLE_SECONDS
 
-    def __init__(
-        self, settle_seconds: float = DEFAULT_SETTLE_SECONDS, clock: Callable[[], float] = time.time
-    ) -> None:
-        self.settle_seconds = settle_seconds
-        self.clock = clock
-        self._reported: set[str] = set()
-
-    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        """Yield parts with ``rowid > offset`` until the first one still being written; stop quietly when locked."""
-        try:
-            yield from self._read(path, offset, line_no)
-        except DatabaseBusy:
-            return
-
-    def _read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        with open_read_only(path) as connection:
-            for table, columns in _REQUIRED.items():
-                missing = columns - table_columns(connection, table)
-                if missing:
-                    token = f"{path}:{table}"
-                    if token not in self._reported:
-                        self._reported.add(token)
-                        detail = (
-                            f"table {table} lacks {', '.join(sorted(missing))}: not a known OpenCode schema"
-                        )
-                        yield ReadItem(
-                            None, IngestError("schema_drift", detail), offset, line_no, offset, line_no
-                        )
-                    return
-            position = offset
-            while True:
-                rows = connection.execute(_PARTS, (position, _BATCH)).fetchall()
-                if not rows:
-                    return
-                for row in rows:
-                    item = self._item(connection, row, line_no + 1)
-                    if item is None:
-                        return  # still being written: resume here next poll
-                    line_no += 1
-                    position = int(row[0])
-                    yield item
+    def poll(
+        self, connection: sqlite3.Connection, path: Path, offset: int, line_no: int
+    ) -> Iterator[ReadItem]:
+        """Yield parts with ``rowid > offset`` until the first one still being written."""
+        for table, columns in _REQUIRED.items():
+            missing = columns - table_columns(connection, table)
+            if missing:
+                detail = f"table {table} lacks {', '.join(sorted(missing))}: not a known OpenCode schema"
+                yield from self.once(f"{path}:{table}", IngestError("schema_drift", detail), offset, line_no)
+                return
+        position = offset
+        while True:
+            rows = connection.execute(_PARTS, (position, _BATCH)).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                item = self._item(connection, row, line_no + 1)
+                if item is None:
+                    return  # still being written: resume here next poll
+                line_no += 1
+                position = int(row[0])
+                yield item
 
     def _item(self, connection: sqlite3.Connection, row: tuple[Any, ...], line_no: int) -> ReadItem | None:
         rowid, part_id, message_id, session_id, created, part_raw = row[:6]

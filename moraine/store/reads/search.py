@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER
+from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.scope.floor import ProjectFloor, floor_condition
 from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from moraine.ingest.adapters import adapter_for
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.codex import CodexAdapter
-from moraine.ingest.model import ENCRYPTED_REASONING_PLACEHOLDER, Event, IngestError, RawRecord, SessionInfo
+from moraine.ingest.model import Event, IngestError, RawRecord, SessionInfo
+from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 
 SESSIONS = FIXTURES / "codex/sessions"
 MODERN = SESSIONS / "2026/03/04/rollout-2026-03-04T10-00-00-0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl"
