@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_str,
-    canonical_tool_name,
     json_text,
     parse_json_string,
     parse_timestamp,
@@ -94,10 +93,8 @@ def _bubble(session: str, bubble: dict[str, Any], cwd: str | None) -> list[Emitt
     model = as_str(as_dict(value.get("modelInfo")).get("modelName"))
     model = None if model == "default" else model
 
-    def event(type_: EventType, **fields: Any) -> Event:
-        return Event(
-            session=session, type=type_, timestamp=timestamp, cwd=cwd, provenance=dict(provenance), **fields
-        )
+    base = RecordEvents(session, timestamp, cwd, provenance=provenance)
+    event = base.event
 
     kind = value.get("type", bubble.get("type"))
     text = value.get("text") if isinstance(value.get("text"), str) else ""
@@ -114,7 +111,7 @@ def _bubble(session: str, bubble: dict[str, Any], cwd: str | None) -> list[Emitt
         )
     tool = value.get("toolFormerData")
     if isinstance(tool, dict):
-        out.extend(_tool(tool, event, model))
+        out.extend(_tool(tool, base, model))
     if text:
         final = isinstance(value.get("turnDurationMs"), int | float)
         out.append(
@@ -130,32 +127,22 @@ def _bubble(session: str, bubble: dict[str, Any], cwd: str | None) -> list[Emitt
     return out
 
 
-def _tool(tool: dict[str, Any], event: Any, model: str | None) -> list[Event]:
+def _tool(tool: dict[str, Any], base: RecordEvents, model: str | None) -> list[Event]:
     raw_name = as_str(tool.get("name")) or "unknown"
-    name, is_moraine = canonical_tool_name(raw_name)
     call_id = as_str(tool.get("toolCallId"))
     call_id = call_id.splitlines()[0] if call_id else None
     arguments = parse_json_string(
         tool.get("params") if tool.get("params") not in (None, "") else tool.get("rawArgs")
     )
     status = as_str(tool.get("status"))
+    call = base.tool_call(raw_name, call_id, arguments, model)
+    name, is_moraine = call.tool_name, call.is_moraine_tool
     naming = {"original_tool_name": raw_name} if raw_name != name else {}
-    call = event(
-        EventType.TOOL_CALL,
-        text=render_call(name, arguments),
-        content_format=ContentFormat.TOOL_CALL,
-        tool_name=name,
-        tool_call_id=call_id,
-        arguments=arguments,
-        model=model,
-        is_moraine_tool=is_moraine,
-    )
-    call.provenance.update(naming)
     if status not in _FINISHED_TOOL:
         return [call]
     failed = status != "completed"
     output = tool.get("error") if failed and tool.get("error") is not None else tool.get("result")
-    response = event(
+    response = base.event(
         EventType.TOOL_RESPONSE,
         text=json_text(parse_json_string(output)) if output is not None else "",
         content_format=ContentFormat.TOOL_RESPONSE,

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call, remember_call
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -99,11 +99,8 @@ def _message(
     if not isinstance(message, dict):
         return [IngestError("malformed_record", f"session {session} message {index}: not a JSON object")]
     role = message.get("role")
-    provenance = {"message_index": index, "role": role}
-
-    def event(type_: EventType, **fields: Any) -> Event:
-        extra = fields.pop("provenance", {})
-        return Event(session=session, type=type_, cwd=cwd, provenance={**provenance, **extra}, **fields)
+    base = RecordEvents(session, None, cwd, provenance={"message_index": index, "role": role})
+    event = base.event
 
     content = _text(message.get("content"))
     if role == "system":
@@ -126,15 +123,16 @@ def _message(
             )
         ]
     if role == "assistant":
-        return list(_assistant(message, content, model, event, ctx))
+        return list(_assistant(message, content, model, base, ctx))
     return [
         IngestError("unknown_record", f"session {session} message {index}: unknown role {str(role)[:40]!r}")
     ]
 
 
 def _assistant(
-    message: dict[str, Any], content: str, model: str | None, event: Any, ctx: StreamContext
+    message: dict[str, Any], content: str, model: str | None, base: RecordEvents, ctx: StreamContext
 ) -> list[Event]:
+    event = base.event
     events: list[Event] = []
     reasoning = as_str(message.get("reasoning_text")) or as_str(message.get("reasoning_content"))
     if reasoning:
@@ -157,23 +155,9 @@ def _assistant(
     for call in calls:
         function = as_dict(call.get("function"))
         raw_name = as_str(function.get("name")) or "unknown"
-        name, is_moraine = canonical_tool_name(raw_name)
         call_id = as_str(call.get("id"))
-        remember_call(ctx.state, call_id, raw_name)
-        arguments = parse_json_string(function.get("arguments"))
-        events.append(
-            event(
-                EventType.TOOL_CALL,
-                text=render_call(name, arguments),
-                content_format=ContentFormat.TOOL_CALL,
-                tool_name=name,
-                tool_call_id=call_id,
-                arguments=arguments,
-                model=model,
-                is_moraine_tool=is_moraine,
-                provenance={"original_tool_name": raw_name} if raw_name != name else {},
-            )
-        )
+        remember_call(ctx.state, call_id, raw_name)  # the response names its tool the harness's way
+        events.append(base.tool_call(raw_name, call_id, parse_json_string(function.get("arguments")), model))
     return events
 
 
