@@ -23,7 +23,6 @@ from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
-    is_moraine_tool_name,
     output_text,
     parse_json_string,
     parse_timestamp,
@@ -159,12 +158,4 @@ def _tool_result(payload: dict[str, Any], base: RecordEvents, ctx: StreamContext
     output = value.get("output")
     text = output_text(output) if output not in (None, "") else as_str(value.get("message")) or ""
     error = value.get("is_error")
-    return base.event(
-        EventType.TOOL_RESPONSE,
-        text=text,
-        content_format=ContentFormat.TOOL_RESPONSE,
-        tool_name=name,
-        tool_call_id=call_id,
-        tool_error=error if isinstance(error, bool) else None,
-        is_moraine_tool=is_moraine_tool_name(name),
-    )
+    return base.tool_response(name, call_id, text, tool_error=error if isinstance(error, bool) else None)
