@@ -17,7 +17,7 @@ from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters.fields import canonical_tool_name, is_moraine_tool_name
 from moraine.ingest.model import ContentFormat, Emitted, Event, EventType, TerminalKind
 
-__all__ = ["RecordEvents", "mark_final_answer"]
+__all__ = ["RecordEvents", "end_message", "mark_final_answer"]
 
 
 @dataclass(slots=True)
@@ -94,3 +94,10 @@ def mark_final_answer(events: Sequence[Emitted]) -> None:
         answers[-1].is_final_answer = True
         answers[-1].terminal = True
         answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
+
+
+def end_message(events: list[Event]) -> list[Emitted]:
+    """Close an assistant message's events: one that calls no tool ends the turn with its last text as the answer."""
+    if not any(e.type is EventType.TOOL_CALL for e in events):
+        mark_final_answer(events)
+    return list(events)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
-from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD, normalize_composer
 from moraine.ingest.adapters.fields import (
@@ -107,9 +107,7 @@ def _assistant(
             events.append(
                 line.tool_call(as_str(block.get("name")), call_id, block.get("input"), model, calls=ctx.state)
             )
-    if not any(e.type is EventType.TOOL_CALL for e in events):
-        mark_final_answer(events)
-    return list(events)
+    return end_message(events)
 
 
 def _tool_results(blocks: list[dict[str, Any]], line: RecordEvents, ctx: StreamContext) -> list[Emitted]:

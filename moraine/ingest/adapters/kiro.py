@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
-from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -137,9 +137,7 @@ def _assistant(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamCont
             events.append(
                 base.tool_call(as_str(value.get("name")), call_id, value.get("input"), model, calls=ctx.state)
             )
-    if not any(e.type is EventType.TOOL_CALL for e in events):
-        mark_final_answer(events)
-    return list(events)
+    return end_message(events)
 
 
 def _tool_results(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
