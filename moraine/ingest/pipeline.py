@@ -146,13 +146,10 @@ class Ingestor:
             files = paths[source.name] if paths is not None and source.name in paths else discover(source)
             ready.append(source)
             plan.extend((source, adapter, reader, path) for path in files)
-        # Newest first: the sessions worked on last are the ones looked for first, so a backfill makes them
-        # searchable in its first batch and then works back through the history. Explicit paths keep their order.
+        # Newest first: the sessions worked on last are searchable after the first batch (explicit paths keep order).
         order = newest_first([path for *_, path in plan]) if paths is None else range(len(plan))
         total = len(plan)
-        thresholds = gc.get_threshold()
-        # A pass allocates millions of short-lived, acyclic objects: collecting every 700 allocations cost ~2% of
-        # ingest time for nothing. Collections stay on, just rarer, and the previous setting returns after the pass.
+        thresholds = gc.get_threshold()  # millions of short-lived acyclic objects: collect less often (~2%)
         gc.set_threshold(max(thresholds[0], _GC_THRESHOLD), *thresholds[1:])
         try:
             for source in ready:
