@@ -158,6 +158,8 @@ class Ingestor:
                 if self.stop.is_set():
                     break
                 self._ingest_stream(*plan[index])
+                if done == 1 and total > 1:
+                    self._flush()  # the newest file is published on its own: searchable without waiting for a batch
                 if self.progress:
                     self.progress(done, total, self._summary.events)
             self._flush()

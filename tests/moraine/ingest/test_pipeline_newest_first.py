@@ -63,3 +63,17 @@ def test_the_time_left_is_estimated_from_the_pace_of_the_files_done() -> None:
     assert progress.line() == "2/10 files · 5,000 events · 500 events/s · 40 s left"
     progress.finish()
     assert progress.snapshot()["state"] == "done" and progress.line().endswith("done in 10 s")
+
+
+def test_the_newest_file_is_published_before_a_full_batch_of_older_ones(store: Store, tmp_path: Path) -> None:
+    for name, mtime in MTIMES.items():
+        path = tmp_path / f"{name}.jsonl"
+        write_lines(path, conversation(session=f"session-{name}", turns=2, prefix=name))
+        os.utime(path, (mtime, mtime))
+    source = SourceConfig("codex", "codex", f"{tmp_path}/*.jsonl", str(tmp_path))
+    # the default batch holds all three files: only the first file's own publish can commit b before a and c appear
+    Ingestor(store, adapters={"codex": ToyAdapter()}).run([source])
+    rows = store.query(f"SELECT path, offset, version FROM {store.table('checkpoints')} ORDER BY version")
+    committed_b = min(version for path, offset, version in rows if Path(path).stem == "b" and offset > 0)
+    others = [version for path, _, version in rows if Path(path).stem != "b"]
+    assert others and committed_b < min(others)
