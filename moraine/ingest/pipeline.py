@@ -158,7 +158,7 @@ class Ingestor:
                 if self.stop.is_set():
                     break
                 self._ingest_stream(*plan[index])
-                if done == 1 and total > 1:
+                if done == 1 and total > 1 and paths is None:
                     self._flush()  # the newest file is published on its own: searchable without waiting for a batch
                 if self.progress:
                     self.progress(done, total, self._summary.events)
