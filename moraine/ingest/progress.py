@@ -26,6 +26,7 @@ class PassProgress:
         self.files_total = 0
         self.events = 0
         self.finished = False
+        self._finished_at: float | None = None
 
     def update(self, done: int, total: int, events: int) -> None:
         """Record where the pass is (the signature of ``Progress``)."""
@@ -36,11 +37,13 @@ class PassProgress:
         """Mark the pass complete."""
         with self._lock:
             self.finished = True
+            self._finished_at = self._clock()
 
     def snapshot(self) -> dict[str, Any]:
         """Return files, events, events per second and the seconds left (None until a file is done)."""
         with self._lock:
-            elapsed = max(self._clock() - self._started, 1e-9)
+            now = self._finished_at if self._finished_at is not None else self._clock()
+            elapsed = max(now - self._started, 1e-9)
             done, total, events = self.files_done, self.files_total, self.events
             finished = self.finished
         left = total - done
