@@ -72,7 +72,7 @@ def _search(console: Console, envelope: dict[str, Any]) -> None:
     console.print(f"{data.result_count} hit(s){more}")
 
 
-def _open_session(console: Console, data: OpenSessionData, resume: str | None) -> None:
+def _open_session(console: Console, data: OpenSessionData) -> None:
     session = data.session
     console.print(f"[bold]{escape(_title(session.title, session.harness.value))}[/bold]")
     console.print(
@@ -80,8 +80,8 @@ def _open_session(console: Console, data: OpenSessionData, resume: str | None) -
         f"{session.turn_count} turns, {session.event_count} events · {_when(session.started_at)} → "
         f"{_when(session.updated_at)}{'' if session.completed else ' · incomplete'}"
     )
-    if resume:
-        console.print(f"resume: {escape(resume)}", soft_wrap=True)
+    if session.resume_command:
+        console.print(f"resume: {escape(session.resume_command)}", soft_wrap=True)
     if data.turns:
         table = Table("turn", "started", "user", "final response", "tools", "id")
         for turn in data.turns:
@@ -146,12 +146,9 @@ def _open_event(console: Console, data: OpenEventData) -> None:
 
 
 def _open(console: Console, envelope: dict[str, Any]) -> None:
-    raw = envelope["data"]
-    data = OpenData.model_validate(raw).root
+    data = OpenData.model_validate(envelope["data"]).root
     if isinstance(data, OpenSessionData):
-        # session.resume_command arrives with issue 20 item 5 (the clients change); read it from the envelope
-        # so this works with and without that field in the generated model.
-        _open_session(console, data, raw["session"].get("resume_command"))
+        _open_session(console, data)
     elif isinstance(data, OpenTurnData):
         _open_turn(console, data)
     else:

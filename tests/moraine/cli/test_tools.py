@@ -114,6 +114,23 @@ def test_open_pages_a_session_with_limit_then_the_printed_cursor(config: Path, s
     assert printed == direct(service, "open", {"id": COUPON_FIX, "limit": 2})
 
 
+@pytest.mark.parametrize(
+    ("native", "resume"),
+    [
+        ("5f0c2a9e-1b7d-4c3e-9a8f-6d2e1c0b9a87", "claude --resume 5f0c2a9e-1b7d-4c3e-9a8f-6d2e1c0b9a87"),
+        ("0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", "codex resume 0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"),
+    ],
+)
+def test_open_takes_a_harness_session_id_and_prints_the_resume_command(
+    config: Path, native: str, resume: str
+) -> None:
+    shown = ok(config, "open", native)
+    assert re.search(r"^resume: cd \S+ && " + re.escape(resume) + "$", shown, re.MULTILINE), shown
+    opened = json.loads(ok(config, "open", native, "--json"))
+    assert opened["data"]["session"]["native_id"] == native
+    assert opened["data"]["session"]["id"].startswith("session:")
+
+
 def test_open_of_an_event_prints_its_full_content(config: Path) -> None:
     hits = json.loads(ok(config, "search", "pytest", "--type", "tool_call", "--n-hits", "1", "--json"))
     event_id = hits["data"]["results"][0]["open"]["event_id"]
