@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
@@ -11,11 +12,14 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from generated.tools import TOOLS
+from moraine.access import Access, guarded
 from moraine.errors import RequestError
 from moraine.server.failures import error_body
 from moraine.server.envelope import error_envelope
+from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
 from moraine.server.service import ToolService
 from moraine.web import web_routes
 from moraine.web.export import export_route
@@ -42,14 +46,16 @@ def facade_routes(service: ToolService) -> list[Route]:
     async def call(request: Request) -> Response:
         tool = request.path_params["tool"]
         if tool not in TOOLS:
-            reply = await service.call(tool, {})
-            return JSONResponse(reply.envelope, status_code=404)
+            unknown = await service.call(tool, {})
+            return JSONResponse(unknown.envelope, status_code=404)
         try:
             arguments: Any = json.loads(await request.body(), parse_constant=_reject_constant)
         except (ValueError, UnicodeDecodeError) as exc:
             body = error_body(RequestError(f"request body must be a JSON object: {exc}"), tool)
             return JSONResponse(error_envelope(tool, {}, body, [], 0))
-        reply = await service.call(tool, arguments)
+        reply = await unless_disconnected(request, lambda: service.call(tool, arguments))
+        if reply is None:
+            return Response(status_code=CLIENT_CLOSED)
         return JSONResponse(reply.envelope)
 
     async def openapi_document(request: Request) -> Response:
@@ -64,12 +70,24 @@ def facade_routes(service: ToolService) -> list[Route]:
 
 
 def build_facade_app(service: ToolService) -> Starlette:
-    """Return the HTTP facade alone (no MCP endpoint): what tests and schemathesis drive in-process."""
+    """Return the HTTP facade alone, ungated (no MCP endpoint): what tests and schemathesis drive in-process.
+
+    Never serve it on a socket: ``build_http_app`` is what listens.
+    """
     return Starlette(routes=facade_routes(service))
 
 
-def build_http_app(service: ToolService, server: Server[Any], host: str = "127.0.0.1") -> Starlette:
-    """Return MCP over streamable HTTP at /mcp plus the facade routes, in one ASGI app."""
-    return server.streamable_http_app(
-        streamable_http_path=MCP_PATH, host=host, custom_starlette_routes=facade_routes(service)
+def build_http_app(
+    service: ToolService,
+    server: Server[Any],
+    access: Access,
+    host: str = "127.0.0.1",
+    routes: Sequence[Route] = (),
+) -> ASGIApp:
+    """Return MCP over streamable HTTP at /mcp, the facade, the login routes and ``routes``, behind the gate."""
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        host=host,
+        custom_starlette_routes=[*facade_routes(service), *access.routes(), *routes],
     )
+    return guarded(app, access, host)
