@@ -8,9 +8,10 @@ from typing import Any
 
 import httpx2 as httpx
 
+from moraine.access.login import TICKET_PATH
 from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH
 
-__all__ = ["DaemonConnection", "DaemonUnreachable", "health"]
+__all__ = ["DaemonConnection", "DaemonUnreachable", "health", "login_path"]
 
 _BASE = "http://moraine.daemon"
 _HEALTH_TIMEOUT = 2.0
@@ -37,6 +38,24 @@ def health(socket_path: Path, timeout: float = _HEALTH_TIMEOUT) -> dict[str, Any
     if not isinstance(body, dict) or not isinstance(body.get("pid"), int):
         raise DaemonUnreachable(f"unexpected health answer on {socket_path}: {body!r}")
     return body
+
+
+def login_path(socket_path: Path, timeout: float = _HEALTH_TIMEOUT) -> str:
+    """Return a one-time login path (``/auth?token=...``) for the web page, issued by the daemon on its socket.
+
+    Raises:
+        DaemonUnreachable: nothing answers on ``socket_path``, or the answer is not a login path.
+    """
+    try:
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(socket_path)), timeout=timeout) as client:
+            response = client.post(_BASE + TICKET_PATH, json={})
+            response.raise_for_status()
+            body: Any = response.json()
+    except (httpx.HTTPError, ValueError, OSError) as exc:
+        raise DaemonUnreachable(f"no daemon answers on {socket_path}: {exc}") from exc
+    if not isinstance(body, dict) or not isinstance(body.get("path"), str):
+        raise DaemonUnreachable(f"unexpected login answer on {socket_path}: {body!r}")
+    return str(body["path"])
 
 
 class DaemonConnection:

@@ -18,6 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from generated.tools import TOOLS
 from handlers import Deps, Settings, load_handlers
+from moraine.access import Access, RequestGuard
 from moraine.server.http_app import build_facade_app, build_http_app
 from moraine.server.mcp_app import build_mcp_server
 from moraine.server.service import ToolService
@@ -116,14 +117,18 @@ def test_facade_answers_bad_json_and_unknown_tools_with_error_envelopes(service:
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "invalid_request"
 
 
-def test_mcp_over_streamable_http_lists_tools_and_answers_calls(service: ToolService) -> None:
-    app = build_http_app(service, build_mcp_server(service))
+def test_mcp_over_streamable_http_lists_tools_and_answers_calls(service: ToolService, tmp_path: Path) -> None:
+    access = Access.at(tmp_path / "http-secret")
+    gate = build_http_app(service, build_mcp_server(service), access)
+    assert isinstance(gate, RequestGuard)
+    app = gate.app
+    headers = {"Authorization": f"Bearer {access.secret.current()}"}
 
     async def run() -> tuple[set[str], Any]:
         with anyio.fail_after(60):
-            async with app.router.lifespan_context(app):
-                transport = httpx2.ASGITransport(app=app)
-                async with httpx2.AsyncClient(transport=transport, base_url=BASE) as http:
+            async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
+                transport = httpx2.ASGITransport(app=gate)
+                async with httpx2.AsyncClient(transport=transport, base_url=BASE, headers=headers) as http:
                     async with Client(streamable_http_client(f"{BASE}/mcp", http_client=http)) as client:
                         tools = await client.list_tools()
                         result = await client.call_tool("open", {"id": "not-a-valid-id"})
