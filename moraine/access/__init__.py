@@ -22,15 +22,15 @@ from moraine.access.login import (
 from moraine.access.secret import SecretFile, ensure_secret
 
 __all__ = [
-    "LOGIN_PATH",
-    "MAX_BODY_BYTES",
-    "SESSION_COOKIE",
-    "TICKET_PATH",
     "Access",
     "GuardPolicy",
+    "LOGIN_PATH",
     "LoginTickets",
+    "MAX_BODY_BYTES",
     "RequestGuard",
+    "SESSION_COOKIE",
     "SecretFile",
+    "TICKET_PATH",
     "ensure_secret",
     "guarded",
     "holds_secret",

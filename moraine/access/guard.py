@@ -24,7 +24,11 @@ from dataclasses import dataclass, field
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["MAX_BODY_BYTES", "GuardPolicy", "RequestGuard"]
+__all__ = [
+    "GuardPolicy",
+    "MAX_BODY_BYTES",
+    "RequestGuard",
+]
 
 MAX_BODY_BYTES = 4 * 1024 * 1024  # what the MCP SDK allows one /mcp message
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})

@@ -26,10 +26,10 @@ from moraine.access.secret import secret_matches
 
 __all__ = [
     "LOGIN_PATH",
+    "LoginTickets",
     "SESSION_COOKIE",
     "TICKET_PATH",
     "TICKET_SECONDS",
-    "LoginTickets",
     "holds_secret",
     "login_routes",
     "session_value",

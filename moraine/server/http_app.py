@@ -1,4 +1,9 @@
-"""HTTP: the facade (POST /v1/tools/<tool> -> the same envelopes; GET /openapi.json) and MCP over streamable HTTP."""
+"""HTTP: the facade (POST /v1/tools/<tool> -> the same envelopes; GET /openapi.json) and MCP over streamable HTTP.
+
+A facade answer is the tool's envelope, as over MCP. Its status is 200, or 400 when the body is not JSON or breaks
+the tool's published arguments schema (the envelope is then the ``invalid_request`` or ``unsupported_event_type``
+error), so generic HTTP clients and the OpenAPI document agree on what a bad request is.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from moraine.errors import RequestError
 from moraine.server.failures import error_body
 from moraine.server.envelope import error_envelope
 from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
+from moraine.server.requests import arguments_conform
 from moraine.server.service import ToolService
 from moraine.web import web_routes
 from moraine.web.export import export_route
@@ -28,6 +34,7 @@ __all__ = ["MCP_PATH", "TOOL_PATH", "build_facade_app", "build_http_app", "facad
 
 TOOL_PATH = "/v1/tools/{tool}"
 MCP_PATH = "/mcp"
+_BAD_REQUEST = 400  # the body is not JSON or breaks the tool's arguments schema (published in openapi.json)
 
 
 def _openapi_text() -> str:
@@ -52,11 +59,13 @@ def facade_routes(service: ToolService) -> list[Route]:
             arguments: Any = json.loads(await request.body(), parse_constant=_reject_constant)
         except (ValueError, UnicodeDecodeError) as exc:
             body = error_body(RequestError(f"request body must be a JSON object: {exc}"), tool)
-            return JSONResponse(error_envelope(tool, {}, body, [], 0))
+            return JSONResponse(error_envelope(tool, {}, body, [], 0), status_code=_BAD_REQUEST)
         reply = await unless_disconnected(request, lambda: service.call(tool, arguments))
         if reply is None:
             return Response(status_code=CLIENT_CLOSED)
-        return JSONResponse(reply.envelope)
+        # The envelope is the answer either way; the status also tells HTTP clients their body broke the schema.
+        bad = reply.is_error and not arguments_conform(tool, arguments)
+        return JSONResponse(reply.envelope, status_code=_BAD_REQUEST if bad else 200)
 
     async def openapi_document(request: Request) -> Response:
         return Response(openapi, media_type="application/json")

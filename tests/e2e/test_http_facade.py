@@ -21,6 +21,7 @@ from handlers import Deps, Settings, load_handlers
 from moraine.access import Access, RequestGuard
 from moraine.server.http_app import build_facade_app, build_http_app
 from moraine.server.mcp_app import build_mcp_server
+from moraine.server.requests import arguments_conform
 from moraine.server.service import ToolService
 from moraine.store.client import Store
 
@@ -67,9 +68,9 @@ def facade_replies(service: ToolService) -> dict[str, httpx2.Response]:
 def test_facade_returns_the_same_error_envelope_as_stdio(
     facade_replies: dict[str, httpx2.Response], stdio_run: StdioRun, row: Row
 ) -> None:
-    name, tool, _, code, _ = row
+    name, tool, arguments, code, _ = row
     reply = facade_replies[name]
-    assert reply.status_code == 200
+    assert reply.status_code == (200 if arguments_conform(tool, arguments) else 400)  # 400: breaks the schema
     envelope = reply.json()
     assert envelope["error"]["code"] == code
     stdio = stdio_run.results[name].structured_content
@@ -112,8 +113,8 @@ def test_facade_answers_bad_json_and_unknown_tools_with_error_envelopes(service:
             return bad, nan, unknown
 
     bad, nan, unknown = anyio.run(run)
-    assert bad.status_code == 200 and bad.json()["error"]["code"] == "invalid_request"
-    assert nan.status_code == 200 and nan.json()["error"]["code"] == "invalid_request"
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_request"
+    assert nan.status_code == 400 and nan.json()["error"]["code"] == "invalid_request"
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "invalid_request"
 
 
