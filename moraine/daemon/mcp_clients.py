@@ -114,31 +114,34 @@ def _toml_text(entry: dict[str, Any]) -> str:
 
 def _http_configs(home: Path, target: HttpTarget) -> list[ClientConfig]:
     headers = {"Authorization": target.authorization}
-    return [
-        ClientConfig(
+    entries: list[tuple[str, Path, str, dict[str, Any], str]] = [
+        (
             "claude-code",
             home / ".claude.json",
             "json",
-            _json_text({"type": "http", "url": target.url, "headers": headers}),
+            {"type": "http", "url": target.url, "headers": headers},
             "user scope: every project; the secret stays out of project files",
-            private=True,
         ),
-        ClientConfig(
+        (
             "codex",
             home / ".codex" / "config.toml",
             "toml",
-            _toml_text({"url": target.url, "http_headers": headers}),
+            {"url": target.url, "http_headers": headers},
             "streamable HTTP with the secret as a bearer header",
-            private=True,
         ),
-        ClientConfig(
+        (
             "cursor",
             home / ".cursor" / "mcp.json",
             "json",
-            _json_text({"url": target.url, "headers": headers}),
+            {"url": target.url, "headers": headers},
             "Cursor reloads it on restart",
-            private=True,
         ),
+    ]
+    return [
+        ClientConfig(
+            client, path, kind, _json_text(entry) if kind == "json" else _toml_text(entry), hint, True
+        )
+        for client, path, kind, entry, hint in entries
     ]
 
 
