@@ -24,7 +24,6 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from moraine.access import Access
-
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.report import StoreReport
