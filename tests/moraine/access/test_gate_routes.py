@@ -20,6 +20,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from tests.asgi_scope import http_scope
+
 from handlers import Deps, Settings, load_handlers
 from moraine.access import MAX_BODY_BYTES, Access, RequestGuard
 from moraine.daemon.activity import Activity
@@ -288,20 +290,8 @@ def test_the_unix_socket_needs_no_secret_but_keeps_the_body_rules(daemon: Daemon
         async def send(message: Any) -> None:
             sent.append(message)
 
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": "/v1/daemon/health",
-            "raw_path": b"/v1/daemon/health",
-            "query_string": b"",
-            "root_path": "",
-            "headers": [(b"host", b"moraine.daemon"), *headers],
-            "server": ("/home/u/.moraine/run/daemon.sock", None),  # what uvicorn reports for a Unix socket
-            "client": None,
-        }
+        socket = ("/home/u/.moraine/run/daemon.sock", None)  # what uvicorn reports for a Unix socket
+        scope = http_scope("GET", "/v1/daemon/health", [(b"host", b"moraine.daemon"), *headers], socket)
         await daemon.gate(scope, receive, send)
         return int(sent[0]["status"])
 

@@ -11,6 +11,8 @@ from typing import Any
 import anyio
 import pytest
 
+from tests.asgi_scope import http_scope
+
 from generated.models import SearchSessionsData
 from generated.tools import TOOLS
 from generated.validators import VALIDATORS
@@ -64,16 +66,21 @@ def _running_marked(control: Store) -> int:
     return int(rows[0][0])
 
 
-def test_cancelling_a_call_kills_its_running_query_and_frees_its_slot(store: Store, control: Store) -> None:
-    started = threading.Event()
+def _endless(started: threading.Event) -> Handle:
+    """Return a search handler that runs a query only a kill ends (``started`` is set first)."""
 
     def endless(request: Any, deps: Deps) -> Outcome:
         started.set()
         deps.store.query(_ENDLESS, settings={"max_threads": 1})
         raise AssertionError("the endless query returned")
 
+    return endless
+
+
+def test_cancelling_a_call_kills_its_running_query_and_frees_its_slot(store: Store, control: Store) -> None:
+    started = threading.Event()
     admission = Admission(1, 0)
-    service = _service(store, control, endless, admission)
+    service = _service(store, control, _endless(started), admission)
     timings: dict[str, float] = {}
 
     async def main() -> None:
@@ -197,36 +204,18 @@ def test_a_facade_call_whose_client_disconnects_kills_its_query_and_frees_its_sl
     store: Store, control: Store, tmp_path: Path
 ) -> None:
     started = threading.Event()
-
-    def endless(request: Any, deps: Deps) -> Outcome:
-        started.set()
-        deps.store.query(_ENDLESS, settings={"max_threads": 1})
-        raise AssertionError("the endless query returned")
-
     admission = Admission(1, 0)
-    service = _service(store, control, endless, admission)
+    service = _service(store, control, _endless(started), admission)
     access = Access.at(tmp_path / "http-secret")
     app = build_http_app(service, build_mcp_server(service), access)
     body = b'{"query": "x"}'
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/v1/tools/search_sessions",
-        "raw_path": b"/v1/tools/search_sessions",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"host", b"127.0.0.1:8765"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"authorization", f"Bearer {access.secret.current()}".encode()),
-        ],
-        "server": ("127.0.0.1", 8765),
-        "client": ("127.0.0.1", 50000),
-    }
+    headers = [
+        (b"host", b"127.0.0.1:8765"),
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"authorization", f"Bearer {access.secret.current()}".encode()),
+    ]
+    scope = http_scope("POST", "/v1/tools/search_sessions", headers, ("127.0.0.1", 8765))
     sent: list[dict[str, Any]] = []
     timings: dict[str, float] = {}
 
