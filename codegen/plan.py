@@ -265,6 +265,30 @@ def _to_components(node: Any) -> Any:
     return node
 
 
+# The server's gate answers these before any tool runs (transport-level refusals, not tool results).
+_REFUSAL_BODY: Json = {
+    "type": "object",
+    "required": ["detail"],
+    "properties": {"detail": {"type": "string", "description": "Why the request was refused."}},
+}
+_REFUSALS: Json = {
+    status: {"description": description, "content": {"application/json": {"schema": _REFUSAL_BODY}}}
+    for status, description in (
+        ("401", "The install's secret is missing or wrong (send it as a bearer token)."),
+        ("403", "The Origin header names another origin than the server's own."),
+        ("413", "The body is larger than 4 MiB."),
+        ("415", "The body is not application/json."),
+        ("421", "The Host header does not name the server's loopback address."),
+    )
+}
+_INSTALL_SECRET: Json = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "The per-install secret in $MORAINE_HOME/run/http-secret (the web page uses a session cookie "
+    "set by a one-time login link instead).",
+}
+
+
 def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
     names = sorted({*roots, *spec.closure(*roots)})
     paths: Json = {}
@@ -296,7 +320,15 @@ def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
                                 }
                             }
                         },
-                    }
+                    },
+                    "400": {
+                        "description": "The body is not JSON or does not match the tool's arguments schema: the "
+                        "tool's error envelope, as the same call over MCP returns it.",
+                        "content": {
+                            "application/json": {"schema": {"$ref": f"#/components/schemas/{spec.error}"}}
+                        },
+                    },
+                    **_REFUSALS,
                 },
             }
         }
@@ -310,5 +342,9 @@ def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
             "x-spec-sha256": spec.digest,
         },
         "paths": paths,
-        "components": {"schemas": {name: _to_components(spec.definitions[name]) for name in names}},
+        "components": {
+            "schemas": {name: _to_components(spec.definitions[name]) for name in names},
+            "securitySchemes": {"installSecret": _INSTALL_SECRET},
+        },
+        "security": [{"installSecret": []}],
     }

@@ -41,6 +41,7 @@ from moraine.cli.tools import (  # noqa: E402 (commands register after the group
     search,
     sessions,
 )
+from moraine.cli.web import web  # noqa: E402 (commands register after the group exists)
 
 main.add_command(doctor)
 main.add_command(ingest)
@@ -50,3 +51,4 @@ main.add_command(setup)
 main.add_command(status)
 for _command in (search, open_command, sessions, files, export):
     main.add_command(_command)
+main.add_command(web)

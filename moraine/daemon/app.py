@@ -1,4 +1,5 @@
-"""The daemon's ASGI app: MCP over streamable HTTP at /mcp, the HTTP facade, and the endpoints relays use.
+"""The daemon's ASGI app: MCP over streamable HTTP at /mcp, the HTTP facade, and the endpoints relays use, all
+behind one gate (``moraine.access``: Host, Origin, the per-install secret on TCP, JSON bodies of at most 4 MiB).
 
 - ``GET /v1/daemon/health``: who is serving (pid, version, readiness, backfill, admission counters).
 - ``POST /v1/daemon/call``: ``{"tool", "arguments", "launch_dir"}`` -> ``{"envelope", "is_error"}``; the call is
@@ -17,24 +18,24 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
+from moraine.access import Access
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.report import StoreReport
 from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH, STATUS_PATH
 from moraine.errors import ConfigError, StoreError
 from moraine.scope.floor import ProjectFloor, resolve_floor
-from moraine.server.http_app import MCP_PATH, facade_routes
+from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
+from moraine.server.http_app import build_http_app
 from moraine.server.mcp_app import build_mcp_server
-from moraine.server.service import ToolReply, ToolService
+from moraine.server.service import ToolService
 
 __all__ = ["build_daemon_app"]
-
-_CLIENT_CLOSED = 499
 
 
 def build_daemon_app(
@@ -44,9 +45,10 @@ def build_daemon_app(
     stopping: anyio.Event,
     describe: Callable[[], dict[str, Any]],
     report: Callable[[int], StoreReport],
+    access: Access,
     host: str = "127.0.0.1",
-) -> Starlette:
-    """Return the daemon's app; ``describe`` supplies the health document's identity fields."""
+) -> ASGIApp:
+    """Return the daemon's app, behind the gate; ``describe`` supplies the health document's identity fields."""
 
     async def health(request: Request) -> Response:
         body = {
@@ -64,23 +66,11 @@ def build_daemon_app(
             floor = _call_floor(body, launch_dir)
         except (ValueError, UnicodeDecodeError) as exc:
             return JSONResponse({"detail": str(exc)}, status_code=400)
-        reply: ToolReply | None = None
-        async with anyio.create_task_group() as group:
-
-            async def answer() -> None:
-                nonlocal reply
-                reply = await service.call(tool, arguments, launch_dir=launch_dir, floor=floor)
-                group.cancel_scope.cancel()
-
-            async def watch_disconnect() -> None:
-                while (await request.receive())["type"] != "http.disconnect":
-                    pass
-                group.cancel_scope.cancel()  # the caller is gone: cancel its work
-
-            group.start_soon(answer)
-            group.start_soon(watch_disconnect)
+        reply = await unless_disconnected(
+            request, lambda: service.call(tool, arguments, launch_dir=launch_dir, floor=floor)
+        )
         if reply is None:
-            return Response(status_code=_CLIENT_CLOSED)
+            return Response(status_code=CLIENT_CLOSED)
         return JSONResponse({"envelope": reply.envelope, "is_error": reply.is_error})
 
     async def attach(request: Request) -> Response:
@@ -106,16 +96,12 @@ def build_daemon_app(
         return JSONResponse(found.to_json())
 
     routes = [
-        *facade_routes(service),
         Route(HEALTH_PATH, health, methods=["GET"]),
         Route(CALL_PATH, call, methods=["POST"]),
         Route(ATTACH_PATH, attach, methods=["GET"]),
         Route(STATUS_PATH, status, methods=["GET"]),
     ]
-    server = build_mcp_server(service)
-    return server.streamable_http_app(
-        streamable_http_path=MCP_PATH, host=host, custom_starlette_routes=routes
-    )
+    return build_http_app(service, build_mcp_server(service), access, host, routes)
 
 
 def _call_fields(body: Any) -> tuple[str, Any, Path | None]:

@@ -8,9 +8,10 @@ from typing import Any
 
 import httpx2 as httpx
 
+from moraine.access.login import TICKET_PATH
 from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH
 
-__all__ = ["DaemonConnection", "DaemonUnreachable", "health"]
+__all__ = ["DaemonConnection", "DaemonUnreachable", "health", "login_path"]
 
 _BASE = "http://moraine.daemon"
 _HEALTH_TIMEOUT = 2.0
@@ -21,22 +22,41 @@ class DaemonUnreachable(Exception):
     """The daemon did not answer on its socket."""
 
 
+def _ask(socket_path: Path, method: str, path: str, timeout: float, what: str, key: str, kind: type) -> Any:
+    """Return the JSON object the daemon answers on its socket, checking that ``key`` holds a ``kind``.
+
+    Raises:
+        DaemonUnreachable: nothing answers on ``socket_path``, or the answer lacks ``key``.
+    """
+    try:
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(socket_path)), timeout=timeout) as client:
+            response = client.request(method, _BASE + path, json={} if method == "POST" else None)
+            response.raise_for_status()
+            body: Any = response.json()
+    except (httpx.HTTPError, ValueError, OSError) as exc:
+        raise DaemonUnreachable(f"no daemon answers on {socket_path}: {exc}") from exc
+    if not isinstance(body, dict) or not isinstance(body.get(key), kind):
+        raise DaemonUnreachable(f"unexpected {what} answer on {socket_path}: {body!r}")
+    return body
+
+
 def health(socket_path: Path, timeout: float = _HEALTH_TIMEOUT) -> dict[str, Any]:
     """Return the daemon's health document.
 
     Raises:
         DaemonUnreachable: nothing answers on ``socket_path``, or the answer is not a health document.
     """
-    try:
-        with httpx.Client(transport=httpx.HTTPTransport(uds=str(socket_path)), timeout=timeout) as client:
-            response = client.get(_BASE + HEALTH_PATH)
-            response.raise_for_status()
-            body: Any = response.json()
-    except (httpx.HTTPError, ValueError, OSError) as exc:
-        raise DaemonUnreachable(f"no daemon answers on {socket_path}: {exc}") from exc
-    if not isinstance(body, dict) or not isinstance(body.get("pid"), int):
-        raise DaemonUnreachable(f"unexpected health answer on {socket_path}: {body!r}")
+    body: dict[str, Any] = _ask(socket_path, "GET", HEALTH_PATH, timeout, "health", "pid", int)
     return body
+
+
+def login_path(socket_path: Path, timeout: float = _HEALTH_TIMEOUT) -> str:
+    """Return a one-time login path (``/auth?token=...``) for the web page, issued by the daemon on its socket.
+
+    Raises:
+        DaemonUnreachable: nothing answers on ``socket_path``, or the answer is not a login path.
+    """
+    return str(_ask(socket_path, "POST", TICKET_PATH, timeout, "login", "path", str)["path"])
 
 
 class DaemonConnection:

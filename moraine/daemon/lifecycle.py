@@ -25,6 +25,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 
 from handlers import load_handlers
 from handlers.deps import Deps
+from moraine.access import Access
 from moraine.config import Config
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
@@ -206,6 +207,7 @@ class _Daemon:
             stopping,
             lambda: self._describe(ingest),
             lambda limit: replace(store_report(control, limit), backfill=ingest.backfill.snapshot()),
+            Access.at(self.paths.http_secret),
             HOST,
         )
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3, lifespan="on")

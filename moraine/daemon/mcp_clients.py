@@ -3,6 +3,11 @@
 Each client gets the same server entry (command = this installation's ``moraine``, args = ``["mcp"]``, plus
 ``MORAINE_HOME``/``MORAINE_CONFIG`` when they are set). Writing merges the entry into the client's existing file:
 other servers and settings are kept, the previous file is backed up, and a file that does not parse is left alone.
+
+With an ``HttpTarget`` the entry is the daemon's streamable HTTP endpoint instead, with the install's secret as an
+``Authorization: Bearer`` header (Claude Code: ``type = "http"`` in the user-scope ``~/.claude.json``, never a
+project's ``.mcp.json`` that may be committed; Codex: ``url`` + ``http_headers``; Cursor: ``url`` + ``headers``).
+A file that holds the secret is left readable by its owner only.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 __all__ = [
     "CLIENTS",
     "ClientConfig",
+    "HttpTarget",
     "SetupError",
     "client_configs",
     "moraine_command",
@@ -47,6 +53,19 @@ class ClientConfig:
     format: str  # "json" or "toml"
     text: str
     hint: str
+    private: bool = False  # holds the install's secret: written 0600 whatever the file's mode was
+
+
+@dataclass(frozen=True, slots=True)
+class HttpTarget:
+    """The daemon's MCP endpoint over loopback HTTP and the secret a client must send there."""
+
+    url: str
+    secret: str
+
+    @property
+    def authorization(self) -> str:
+        return f"Bearer {self.secret}"
 
 
 def moraine_command() -> str:
@@ -75,23 +94,70 @@ def _toml_string(value: str) -> str:
     return json.dumps(value)  # a JSON string is a valid TOML basic string
 
 
+def _toml_table(name: str, table: dict[str, str]) -> str:
+    pairs = ", ".join(f"{key} = {_toml_string(value)}" for key, value in table.items())
+    return f"{name} = {{ {pairs} }}"
+
+
 def _toml_text(entry: dict[str, Any]) -> str:
-    lines = [
-        f"[mcp_servers.{SERVER_NAME}]",
-        f"command = {_toml_string(entry['command'])}",
-        f"args = [{', '.join(_toml_string(a) for a in entry['args'])}]",
-    ]
+    lines = [f"[mcp_servers.{SERVER_NAME}]"]
+    if "url" in entry:
+        lines.append(f"url = {_toml_string(entry['url'])}")
+        lines.append(_toml_table("http_headers", entry["http_headers"]))
+        return "\n".join(lines) + "\n"
+    lines.append(f"command = {_toml_string(entry['command'])}")
+    lines.append(f"args = [{', '.join(_toml_string(a) for a in entry['args'])}]")
     if entry.get("env"):
-        pairs = ", ".join(f"{name} = {_toml_string(value)}" for name, value in entry["env"].items())
-        lines.append(f"env = {{ {pairs} }}")
+        lines.append(_toml_table("env", entry["env"]))
     return "\n".join(lines) + "\n"
 
 
+def _http_configs(home: Path, target: HttpTarget) -> list[ClientConfig]:
+    headers = {"Authorization": target.authorization}
+    entries: list[tuple[str, Path, str, dict[str, Any], str]] = [
+        (
+            "claude-code",
+            home / ".claude.json",
+            "json",
+            {"type": "http", "url": target.url, "headers": headers},
+            "user scope: every project; the secret stays out of project files",
+        ),
+        (
+            "codex",
+            home / ".codex" / "config.toml",
+            "toml",
+            {"url": target.url, "http_headers": headers},
+            "streamable HTTP with the secret as a bearer header",
+        ),
+        (
+            "cursor",
+            home / ".cursor" / "mcp.json",
+            "json",
+            {"url": target.url, "headers": headers},
+            "Cursor reloads it on restart",
+        ),
+    ]
+    return [
+        ClientConfig(
+            client, path, kind, _json_text(entry) if kind == "json" else _toml_text(entry), hint, True
+        )
+        for client, path, kind, entry, hint in entries
+    ]
+
+
 def client_configs(
-    home: Path | None = None, project_dir: Path | None = None, command: str | None = None
+    home: Path | None = None,
+    project_dir: Path | None = None,
+    command: str | None = None,
+    http: HttpTarget | None = None,
 ) -> list[ClientConfig]:
-    """Return the configuration of each client (files under ``home``; Claude Code's ``.mcp.json`` in ``project_dir``)."""
+    """Return the configuration of each client (files under ``home``; Claude Code's ``.mcp.json`` in ``project_dir``).
+
+    With ``http``, each client reaches the daemon over loopback HTTP with the secret instead of launching a relay.
+    """
     home = home or Path.home()
+    if http is not None:
+        return _http_configs(home, http)
     project_dir = project_dir or Path.cwd()
     entry = server_entry(command)
     env_flags = "".join(f" -e {name}={value}" for name, value in entry.get("env", {}).items())
@@ -135,8 +201,8 @@ def write_config(config: ClientConfig) -> Path | None:
     fd, tmp = tempfile.mkstemp(prefix=f".{config.path.name}.", dir=config.path.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(merged)
-    if existing is not None:
-        os.chmod(tmp, config.path.stat().st_mode & 0o777)
+    if existing is not None and not config.private:
+        os.chmod(tmp, config.path.stat().st_mode & 0o777)  # mkstemp made it 0600: what a private file keeps
     os.replace(tmp, config.path)
     return backup
 

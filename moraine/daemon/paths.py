@@ -39,6 +39,11 @@ class DaemonPaths:
         return self.run_dir / "spawn.lock"
 
     @property
+    def http_secret(self) -> Path:
+        """The per-install secret every loopback TCP request must carry (``moraine.access.secret``)."""
+        return self.run_dir / "http-secret"
+
+    @property
     def log_dir(self) -> Path:
         return self.home / "logs"
 

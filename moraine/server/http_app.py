@@ -1,8 +1,14 @@
-"""HTTP: the facade (POST /v1/tools/<tool> -> the same envelopes; GET /openapi.json) and MCP over streamable HTTP."""
+"""HTTP: the facade (POST /v1/tools/<tool> -> the same envelopes; GET /openapi.json) and MCP over streamable HTTP.
+
+A facade answer is the tool's envelope, as over MCP. Its status is 200, or 400 when the body is not JSON or breaks
+the tool's published arguments schema (the envelope is then the ``invalid_request`` or ``unsupported_event_type``
+error), so generic HTTP clients and the OpenAPI document agree on what a bad request is.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
@@ -11,11 +17,15 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from generated.tools import TOOLS
+from moraine.access import Access, guarded
 from moraine.errors import RequestError
 from moraine.server.failures import error_body
 from moraine.server.envelope import error_envelope
+from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
+from moraine.server.requests import arguments_conform
 from moraine.server.service import ToolService
 from moraine.web import web_routes
 from moraine.web.export import export_route
@@ -24,6 +34,7 @@ __all__ = ["MCP_PATH", "TOOL_PATH", "build_facade_app", "build_http_app", "facad
 
 TOOL_PATH = "/v1/tools/{tool}"
 MCP_PATH = "/mcp"
+_BAD_REQUEST = 400  # the body is not JSON or breaks the tool's arguments schema (published in openapi.json)
 
 
 def _openapi_text() -> str:
@@ -42,15 +53,19 @@ def facade_routes(service: ToolService) -> list[Route]:
     async def call(request: Request) -> Response:
         tool = request.path_params["tool"]
         if tool not in TOOLS:
-            reply = await service.call(tool, {})
-            return JSONResponse(reply.envelope, status_code=404)
+            unknown = await service.call(tool, {})
+            return JSONResponse(unknown.envelope, status_code=404)
         try:
             arguments: Any = json.loads(await request.body(), parse_constant=_reject_constant)
         except (ValueError, UnicodeDecodeError) as exc:
             body = error_body(RequestError(f"request body must be a JSON object: {exc}"), tool)
-            return JSONResponse(error_envelope(tool, {}, body, [], 0))
-        reply = await service.call(tool, arguments)
-        return JSONResponse(reply.envelope)
+            return JSONResponse(error_envelope(tool, {}, body, [], 0), status_code=_BAD_REQUEST)
+        reply = await unless_disconnected(request, lambda: service.call(tool, arguments))
+        if reply is None:
+            return Response(status_code=CLIENT_CLOSED)
+        # The envelope is the answer either way; the status also tells HTTP clients their body broke the schema.
+        bad = reply.is_error and not arguments_conform(tool, arguments)
+        return JSONResponse(reply.envelope, status_code=_BAD_REQUEST if bad else 200)
 
     async def openapi_document(request: Request) -> Response:
         return Response(openapi, media_type="application/json")
@@ -64,12 +79,24 @@ def facade_routes(service: ToolService) -> list[Route]:
 
 
 def build_facade_app(service: ToolService) -> Starlette:
-    """Return the HTTP facade alone (no MCP endpoint): what tests and schemathesis drive in-process."""
+    """Return the HTTP facade alone, ungated (no MCP endpoint): what tests and schemathesis drive in-process.
+
+    Never serve it on a socket: ``build_http_app`` is what listens.
+    """
     return Starlette(routes=facade_routes(service))
 
 
-def build_http_app(service: ToolService, server: Server[Any], host: str = "127.0.0.1") -> Starlette:
-    """Return MCP over streamable HTTP at /mcp plus the facade routes, in one ASGI app."""
-    return server.streamable_http_app(
-        streamable_http_path=MCP_PATH, host=host, custom_starlette_routes=facade_routes(service)
+def build_http_app(
+    service: ToolService,
+    server: Server[Any],
+    access: Access,
+    host: str = "127.0.0.1",
+    routes: Sequence[Route] = (),
+) -> ASGIApp:
+    """Return MCP over streamable HTTP at /mcp, the facade, the login routes and ``routes``, behind the gate."""
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        host=host,
+        custom_starlette_routes=[*facade_routes(service), *access.routes(), *routes],
     )
+    return guarded(app, access, host)

@@ -14,9 +14,10 @@ from generated.validators import VALIDATORS, JsonSchemaValueException
 from handlers.deps import Settings
 from moraine.errors import MoraineError, RequestError
 from moraine.server.canonical import CANONICALIZERS
+from moraine.server.datetimes import parse_datetime
 from moraine.server.schema_errors import argument_error
 
-__all__ = ["CheckedRequest", "check_request"]
+__all__ = ["CheckedRequest", "arguments_conform", "check_request"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,27 @@ def _with_defaults(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> d
         if out.get(name) is None:
             out[name] = prop.get("default")
     return out
+
+
+def arguments_conform(tool: str, arguments: Any) -> bool:
+    """Return whether ``arguments`` match ``tool``'s published arguments schema (what the facade's 400 means).
+
+    The ``date-time`` format is checked too (the fast validator only checks its shape: ``0000-00-00T...`` passes).
+    """
+    if not isinstance(arguments, Mapping):
+        return False
+    try:
+        VALIDATORS[TOOLS[tool].arguments_validator](arguments)
+    except JsonSchemaValueException:
+        return False
+    for name, prop in DESCRIPTORS[tool]["inputSchema"].get("properties", {}).items():
+        value = arguments.get(name)
+        if prop.get("format") == "date-time" and isinstance(value, str):
+            try:
+                parse_datetime(value, name)
+            except RequestError:
+                return False
+    return True
 
 
 def check_request(tool: str, arguments: Any, settings: Settings) -> CheckedRequest:

@@ -148,6 +148,11 @@ class DaemonHome:
         )
         return state
 
+    def http_headers(self) -> dict[str, str]:
+        """Return the headers a loopback TCP client needs: the install's secret as a bearer token."""
+        secret = (self.moraine_home / "run" / "http-secret").read_text().strip()
+        return {"Authorization": f"Bearer {secret}"}
+
     def health(self) -> dict[str, Any]:
         state = self.state()
         assert state is not None, "no daemon state file"

@@ -1,10 +1,12 @@
 """Cancellation over the relay: a cancelled call's query stops and the call gets no response; a client that goes
-away cancels its work; a clean EOF on stdin lets an admitted call finish and be answered."""
+away cancels its work (over the relay or the HTTP facade); a clean EOF on stdin lets an admitted call finish and be
+answered."""
 
 from __future__ import annotations
 
 import json
 import queue
+import socket
 import subprocess
 import sys
 import threading
@@ -13,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import mcp_types
 import pytest
 from daemon_support import MORAINE, DaemonHome, codex_turn, wait_for
@@ -185,3 +188,22 @@ def test_a_clean_eof_lets_an_admitted_call_finish_and_answer(home: DaemonHome) -
     assert answer["result"]["isError"] is False
     assert answer["result"]["structuredContent"]["request"]["query"] == "slow"
     assert relay.wait() == 0
+
+
+def test_a_facade_client_that_goes_away_cancels_its_work_and_frees_its_slot(home: DaemonHome) -> None:
+    state = home.state()
+    assert state is not None
+    url = f"http://127.0.0.1:{state.port}/v1/tools/search_sessions"
+    body = json.dumps({"query": "endless"}).encode()
+    head = (
+        f"POST /v1/tools/search_sessions HTTP/1.1\r\nHost: 127.0.0.1:{state.port}\r\n"
+        f"Authorization: {home.http_headers()['Authorization']}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", state.port), timeout=60) as client:
+        client.sendall(head.encode() + body)
+        wait_for(lambda: _running(home) == 1, 60, "the endless facade call to be running")
+    # the connection is closed: the daemon must notice, kill the statement and free the slot
+    wait_for(lambda: _running(home) == 0, STOP_BOUND, "the abandoned facade call's query to stop")
+    answer = httpx2.post(url, json={"query": "slowpoke"}, headers=home.http_headers(), timeout=120)
+    assert answer.status_code == 200 and answer.json()["data"]["result_count"] >= 1

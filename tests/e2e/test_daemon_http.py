@@ -35,7 +35,7 @@ def test_mcp_over_http_and_the_facade_answer_from_the_same_store(home: DaemonHom
     base = f"http://127.0.0.1:{state.port}"
 
     async def main() -> tuple[list[str], dict[str, object], dict[str, object]]:
-        async with httpx2.AsyncClient(timeout=60) as http:
+        async with httpx2.AsyncClient(timeout=60, headers=home.http_headers()) as http:
             async with Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client:
                 tools = sorted(t.name for t in (await client.list_tools()).tools)
                 result = await client.call_tool("search_sessions", {"query": "narwhal"})

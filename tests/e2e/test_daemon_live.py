@@ -113,7 +113,7 @@ async def _connect(home: DaemonHome) -> AsyncIterator[Client]:
         return
     state = home.state()
     assert state is not None
-    async with httpx2.AsyncClient(timeout=120) as http:
+    async with httpx2.AsyncClient(timeout=120, headers=home.http_headers()) as http:
         async with Client(
             streamable_http_client(f"http://127.0.0.1:{state.port}/mcp", http_client=http)
         ) as client:

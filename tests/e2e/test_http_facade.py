@@ -18,8 +18,10 @@ from mcp.client.streamable_http import streamable_http_client
 
 from generated.tools import TOOLS
 from handlers import Deps, Settings, load_handlers
+from moraine.access import Access, RequestGuard
 from moraine.server.http_app import build_facade_app, build_http_app
 from moraine.server.mcp_app import build_mcp_server
+from moraine.server.requests import arguments_conform
 from moraine.server.service import ToolService
 from moraine.store.client import Store
 
@@ -66,9 +68,9 @@ def facade_replies(service: ToolService) -> dict[str, httpx2.Response]:
 def test_facade_returns_the_same_error_envelope_as_stdio(
     facade_replies: dict[str, httpx2.Response], stdio_run: StdioRun, row: Row
 ) -> None:
-    name, tool, _, code, _ = row
+    name, tool, arguments, code, _ = row
     reply = facade_replies[name]
-    assert reply.status_code == 200
+    assert reply.status_code == (200 if arguments_conform(tool, arguments) else 400)  # 400: breaks the schema
     envelope = reply.json()
     assert envelope["error"]["code"] == code
     stdio = stdio_run.results[name].structured_content
@@ -111,19 +113,23 @@ def test_facade_answers_bad_json_and_unknown_tools_with_error_envelopes(service:
             return bad, nan, unknown
 
     bad, nan, unknown = anyio.run(run)
-    assert bad.status_code == 200 and bad.json()["error"]["code"] == "invalid_request"
-    assert nan.status_code == 200 and nan.json()["error"]["code"] == "invalid_request"
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_request"
+    assert nan.status_code == 400 and nan.json()["error"]["code"] == "invalid_request"
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "invalid_request"
 
 
-def test_mcp_over_streamable_http_lists_tools_and_answers_calls(service: ToolService) -> None:
-    app = build_http_app(service, build_mcp_server(service))
+def test_mcp_over_streamable_http_lists_tools_and_answers_calls(service: ToolService, tmp_path: Path) -> None:
+    access = Access.at(tmp_path / "http-secret")
+    gate = build_http_app(service, build_mcp_server(service), access)
+    assert isinstance(gate, RequestGuard)
+    app = gate.app
+    headers = {"Authorization": f"Bearer {access.secret.current()}"}
 
     async def run() -> tuple[set[str], Any]:
         with anyio.fail_after(60):
-            async with app.router.lifespan_context(app):
-                transport = httpx2.ASGITransport(app=app)
-                async with httpx2.AsyncClient(transport=transport, base_url=BASE) as http:
+            async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
+                transport = httpx2.ASGITransport(app=gate)
+                async with httpx2.AsyncClient(transport=transport, base_url=BASE, headers=headers) as http:
                     async with Client(streamable_http_client(f"{BASE}/mcp", http_client=http)) as client:
                         tools = await client.list_tools()
                         result = await client.call_tool("open", {"id": "not-a-valid-id"})

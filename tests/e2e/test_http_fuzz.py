@@ -13,22 +13,30 @@ from hypothesis import HealthCheck, given, settings
 from generated.tools import TOOLS
 
 from handlers import Deps, Settings, load_handlers
-from moraine.server.http_app import build_facade_app
+from moraine.access import Access
+from moraine.server.http_app import build_http_app
+from moraine.server.mcp_app import build_mcp_server
 from moraine.server.service import ToolService
 from moraine.store.client import Store
 
 
 @pytest.fixture(scope="module")
 def facade_schema(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The facade's OpenAPI schema, loaded in-process from the app it describes (real handlers, empty store)."""
+    """The facade's OpenAPI schema, loaded in-process from the app it describes (real handlers, empty store),
+    behind the daemon's gate and called with the install's secret (the document declares it)."""
     database = f"t_{uuid.uuid4().hex[:16]}"
     store = Store.open(store_dsn, database=database)
     service = ToolService(
         Deps(store, Settings(cursor_secret=b"f" * 32), launch_dir=tmp_path_factory.mktemp("launch")),
         load_handlers(),
     )
+    access = Access.at(tmp_path_factory.mktemp("run") / "http-secret")
+    app = build_http_app(service, build_mcp_server(service), access)  # the gated app, as the daemon serves it
+    headers = {"Authorization": f"Bearer {access.secret.current()}", "Host": "127.0.0.1"}
     try:
-        yield schemathesis.openapi.from_asgi("/openapi.json", build_facade_app(service))
+        schema = schemathesis.openapi.from_asgi("/openapi.json", app, headers=headers)
+        schema.config.update(headers=headers)
+        yield schema
     finally:
         store.command(f"DROP DATABASE IF EXISTS {database}")
         store.close()

@@ -1,5 +1,9 @@
 """The web page in headless Chromium, against the HTTP app ``moraine serve`` serves, on an ingested trace corpus.
 
+The app is behind the daemon's gate: the browser gets in the way a user does, through a one-time ``/auth`` link
+(what ``moraine web`` opens), which leaves an HttpOnly SameSite=Strict session cookie; a browser without it is
+refused.
+
 The corpus is the read tools' end-to-end trace set (``fixtures.corpus.traces``: Codex and Claude Code sessions, one
 of 300 turns, one turn of 2,000+ events) plus one session whose text looks like markup, ingested through the real
 pipeline. The app (MCP + facade + page) runs under uvicorn on a free loopback port in a thread; Chromium is Debian's
@@ -34,6 +38,7 @@ from playwright.sync_api import BrowserContext, Page, Route, expect, sync_playwr
 from fixtures.corpus.builder import scratch_store  # noqa: E402
 from fixtures.corpus.traces import write_traces  # noqa: E402
 from handlers import Deps, Settings, load_handlers  # noqa: E402
+from moraine.access import Access  # noqa: E402
 from moraine.ingest.pipeline import ingest_paths  # noqa: E402
 from moraine.server.http_app import build_http_app  # noqa: E402
 from moraine.server.mcp_app import build_mcp_server  # noqa: E402
@@ -91,11 +96,20 @@ def _write_markup_session(home: Path) -> None:
 
 @dataclass
 class Served:
-    """The running app: its base URL and the facade responses each page received."""
+    """The running app: its base URL, its credentials, and the facade responses each page received."""
 
     base: str
     project: str  # the sessions' working directory (the fixture writes it under the test's home)
+    access: Access
     received: list[dict[str, Any]] = field(default_factory=list)
+
+    def login_url(self) -> str:
+        """Return a fresh one-time login link (what ``moraine web`` opens)."""
+        return f"{self.base}/auth?token={self.access.tickets.issue()}"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.access.secret.current()}"}
 
 
 class _Server(uvicorn.Server):
@@ -117,7 +131,8 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         service = ToolService(
             Deps(store, Settings(cursor_secret=b"web!" * 8), launch_dir=home / "dev" / "app"), load_handlers()
         )
-        app = build_http_app(service, build_mcp_server(service))
+        access = Access.at(home / "run" / "http-secret")
+        app = build_http_app(service, build_mcp_server(service), access)
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind(("127.0.0.1", 0))
         listener.listen(
@@ -129,9 +144,10 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         thread.start()
         try:
             base = f"http://127.0.0.1:{port}"
-            ready = httpx2.get(base + "/", timeout=30.0)  # bounded wait for the first answer
+            served = Served(base, str(home / "dev" / "app"), access)
+            ready = httpx2.get(base + "/", headers=served.headers, timeout=30.0)  # bounded wait for an answer
             assert ready.status_code == 200 and "Moraine" in ready.text
-            yield Served(base, str(home / "dev" / "app"))
+            yield served
         finally:
             server.should_exit = True
             thread.join(timeout=30)
@@ -141,9 +157,9 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 @pytest.fixture(scope="module")
 def browser(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, served: Served
 ) -> Iterator[BrowserContext]:
-    """Start headless Chromium on a fresh profile directory."""
+    """Start headless Chromium on a fresh profile directory, logged in through a one-time link."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
@@ -156,6 +172,10 @@ def browser(
             locale="en-US",
         )
         try:
+            login = context.new_page()
+            login.goto(served.login_url())
+            expect(login.locator("#q")).to_be_visible()  # redirected to the page, which now loads its data
+            login.close()
             yield context
         finally:
             context.close()
@@ -476,10 +496,37 @@ def test_text_that_looks_like_markup_is_shown_as_text(page: Page, served: Served
 
 
 def test_the_page_and_its_files_are_served_with_a_strict_content_security_policy(served: Served) -> None:
-    index = httpx2.get(served.base + "/", timeout=30.0)
-    script = httpx2.get(served.base + "/web/main.js", timeout=30.0)
-    missing = httpx2.get(served.base + "/web/nope.js", timeout=30.0)
+    index = httpx2.get(served.base + "/", headers=served.headers, timeout=30.0)
+    script = httpx2.get(served.base + "/web/main.js", headers=served.headers, timeout=30.0)
+    missing = httpx2.get(served.base + "/web/nope.js", headers=served.headers, timeout=30.0)
     assert "script-src 'self'" in index.headers["content-security-policy"]
     assert index.headers["x-content-type-options"] == "nosniff"
     assert script.headers["content-type"].startswith("text/javascript")
     assert missing.status_code == 404
+
+
+def test_a_browser_without_the_login_cookie_is_refused_and_a_login_link_works_once(
+    browser: BrowserContext, served: Served
+) -> None:
+    link = served.login_url()
+    saved = browser.cookies()
+    browser.clear_cookies()  # a browser that never logged in
+    stranger = browser.new_page()
+    try:
+        refused = stranger.goto(served.base + "/")
+        assert refused is not None and refused.status == 401
+        assert "moraine web" in stranger.content()
+        welcomed = stranger.goto(link)
+        assert welcomed is not None and welcomed.status == 200 and stranger.url == served.base + "/"
+        session = next(c for c in browser.cookies() if c["name"] == "moraine_session")
+        assert session["httpOnly"] is True and session["sameSite"] == "Strict"
+        assert stranger.evaluate("document.cookie") == ""  # scripts cannot read it
+        stranger.locator("#q").fill("parseConfigFile")
+        stranger.keyboard.press("Enter")
+        expect(stranger.locator(".hit").first).to_be_visible()  # the facade answers the logged-in page
+        spent = stranger.goto(link)
+        assert spent is not None and spent.status == 401  # the link works once
+    finally:
+        stranger.close()
+        browser.clear_cookies()
+        browser.add_cookies(saved)  # type: ignore[arg-type]

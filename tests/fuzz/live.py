@@ -1,6 +1,7 @@
 """Run the fuzz checks against a live HTTP facade (e.g. ``moraine serve``): the larger, socket-bound run.
 
-    .venv/bin/python tests/fuzz/live.py http://127.0.0.1:PORT --cases 2000 --seed 1 --scenarios 200
+    .venv/bin/python tests/fuzz/live.py http://127.0.0.1:PORT --cases 2000 --seed 1 --scenarios 200 \
+        --header "Authorization: Bearer $(cat ~/.moraine/run/http-secret)"
 
 Loads ``URL/openapi.json``, fuzzes every operation with valid and invalid bodies, then follows the document's
 links (search -> open -> open cursor, list -> open, ...). Prints outcome counts; exits 1 on the first failure.
@@ -20,6 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import REQUEST_CODES, FuzzTally, fuzz_operation, operation_ids, run_stateful  # noqa: E402
 
 
+def _header(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition(":")
+    if not sep or not name.strip():
+        raise SystemExit(f"--header must be 'Name: value', got {text!r}")
+    return name.strip(), value.strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Fuzz the facade at the given URL and print what every operation answered."""
     parser = argparse.ArgumentParser(
@@ -29,8 +37,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=2000, help="generated cases per operation and mode")
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--scenarios", type=int, default=200, help="link-following scenarios")
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        help="'Name: value' sent with every request (the daemon needs 'Authorization: Bearer <secret>')",
+    )
     args = parser.parse_args(argv)
-    schema = schemathesis.openapi.from_url(f"{args.url.rstrip('/')}/openapi.json")
+    headers = dict(_header(text) for text in args.header)
+    schema = schemathesis.openapi.from_url(f"{args.url.rstrip('/')}/openapi.json", headers=headers)
+    schema.config.update(headers=headers)
     allowed = REQUEST_CODES | {"busy"}
     tally = FuzzTally()
     try:

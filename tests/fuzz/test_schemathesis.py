@@ -62,7 +62,7 @@ def test_generated_invalid_arguments_get_request_errors(fuzz_schema: OpenApiSche
 def test_linked_calls_reuse_ids_and_cursors_from_earlier_responses(fuzz_service: ToolService) -> None:
     schema = schemathesis.openapi.from_asgi("/openapi.json", build_facade_app(fuzz_service))
     steer(schema, ANCHORS)
-    tally = run_stateful(schema, scenarios=max(20, CASES // 5), steps=8, tally=FuzzTally())
+    tally = run_stateful(schema, scenarios=max(20, CASES // 4), steps=8, tally=FuzzTally())
     linked = {name: counts for name, counts in tally.outcomes.items() if " via root" not in name}
     successes = {name: counts["ok"] for name, counts in linked.items()}
     print({name: dict(counts) for name, counts in sorted(tally.outcomes.items())})

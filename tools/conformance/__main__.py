@@ -1,4 +1,4 @@
-"""CLI: ``python -m tools.conformance --stdio "CMD" | --http URL [--path P] [--unknown-session-id ID ...]``."""
+"""CLI: ``python -m tools.conformance --stdio "CMD" | --http URL [--header H ...] [--path P] [--unknown-session-id ID ...]``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import sys
 from typing import Any
 
 import anyio
+import httpx2
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 
 from tools.conformance.discover import DiscoveryError, discover
 from tools.conformance.matrix import run_matrix
@@ -25,6 +27,12 @@ def _parser() -> argparse.ArgumentParser:
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--stdio", help='server command, e.g. "moraine mcp" (run with this environment)')
     target.add_argument("--http", help="streamable HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp")
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        help="'Name: value' sent with every HTTP request (Moraine's daemon needs 'Authorization: Bearer <secret>')",
+    )
     parser.add_argument("--path", default="README.md", help="file path for the file_attention rows")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one tool call")
     for kind in ("session", "turn", "event"):
@@ -39,7 +47,10 @@ async def run(args: argparse.Namespace) -> Report:
         argv = shlex.split(args.stdio)
         server = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=os.getcwd())
     else:
-        server = args.http
+        pairs = [text.partition(":") for text in args.header]
+        headers = {name.strip(): value.strip() for name, _, value in pairs}
+        http = httpx2.AsyncClient(headers=headers, timeout=args.timeout)
+        server = streamable_http_client(args.http, http_client=http)
     report = Report()
     async with Client(server, read_timeout_seconds=args.timeout) as client:
         probe = Probe(client)

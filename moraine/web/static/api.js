@@ -58,7 +58,9 @@ export async function callTool(tool, args, signal) {
       throw new ToolError(envelope);
     }
     if (!response.ok || !envelope?.data) {
-      throw new TransportError(`The daemon answered HTTP ${response.status} with no data.`);
+      // The daemon's gate refuses with {"detail"}: e.g. 401 once the install's secret was replaced.
+      const detail = typeof envelope?.detail === "string" ? ` ${envelope.detail}` : " with no data.";
+      throw new TransportError(`The daemon answered HTTP ${response.status}${detail}`);
     }
     return envelope;
   }

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import tomllib
 from pathlib import Path
 
@@ -10,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from moraine.cli import main
-from moraine.daemon.mcp_clients import SetupError, client_configs, write_config
+from moraine.daemon.mcp_clients import HttpTarget, SetupError, client_configs, write_config
 
 COMMAND = "/opt/moraine/bin/moraine"
 
@@ -117,3 +119,56 @@ def test_setup_write_creates_all_three_files_that_parse(
         assert entry["args"] == ["mcp"] and Path(entry["command"]).name == "moraine"
     entry = tomllib.loads((tmp_path / ".codex" / "config.toml").read_text())["mcp_servers"]["moraine"]
     assert entry["args"] == ["mcp"] and Path(entry["command"]).name == "moraine"
+
+
+def test_http_configurations_carry_the_secret_as_a_bearer_header_in_each_clients_format(
+    tmp_path: Path,
+) -> None:
+    target = HttpTarget("http://127.0.0.1:8765/mcp", "s" * 43)
+    configs = {c.client: c for c in client_configs(home=tmp_path, project_dir=tmp_path / "p", http=target)}
+    bearer = {"Authorization": "Bearer " + "s" * 43}
+    assert json.loads(configs["claude-code"].text) == {
+        "mcpServers": {"moraine": {"type": "http", "url": target.url, "headers": bearer}}
+    }
+    assert configs["claude-code"].path == tmp_path / ".claude.json"  # user scope, never a project's file
+    assert json.loads(configs["cursor"].text) == {
+        "mcpServers": {"moraine": {"url": target.url, "headers": bearer}}
+    }
+    assert tomllib.loads(configs["codex"].text) == {
+        "mcp_servers": {"moraine": {"url": target.url, "http_headers": bearer}}
+    }
+    assert all(c.private for c in configs.values())
+
+
+def test_a_written_http_configuration_is_user_only_even_over_a_readable_file(tmp_path: Path) -> None:
+    target = HttpTarget("http://127.0.0.1:8765/mcp", "s" * 43)
+    claude = next(c for c in client_configs(home=tmp_path, http=target) if c.client == "claude-code")
+    claude.path.write_text(json.dumps({"numStartups": 3, "mcpServers": {"other": {"command": "x"}}}))
+    os.chmod(claude.path, 0o644)
+    write_config(claude)
+    merged = json.loads(claude.path.read_text())
+    assert merged["numStartups"] == 3 and merged["mcpServers"]["other"] == {"command": "x"}
+    assert merged["mcpServers"]["moraine"]["headers"]["Authorization"] == "Bearer " + "s" * 43
+    assert stat.S_IMODE(claude.path.stat().st_mode) == 0o600
+
+
+def test_setup_http_needs_a_fixed_port_and_then_writes_the_installs_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "moraine"
+    monkeypatch.setenv("MORAINE_HOME", str(home))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("MORAINE_CONFIG", raising=False)
+    refused = CliRunner().invoke(main, ["setup", "--http", "--client", "codex"])
+    assert refused.exit_code != 0 and "fixed port" in refused.output
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text("[daemon]\nport = 8765\n")
+    done = CliRunner().invoke(main, ["setup", "--http", "--client", "codex", "--write"])
+    assert done.exit_code == 0, done.output
+    secret = (home / "run" / "http-secret").read_text().strip()
+    written = tomllib.loads((tmp_path / ".codex" / "config.toml").read_text())
+    assert written["mcp_servers"]["moraine"] == {
+        "url": "http://127.0.0.1:8765/mcp",
+        "http_headers": {"Authorization": f"Bearer {secret}"},
+    }
+    assert stat.S_IMODE((tmp_path / ".codex" / "config.toml").stat().st_mode) == 0o600

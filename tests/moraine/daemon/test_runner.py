@@ -11,13 +11,19 @@ from typing import Any
 import anyio
 import pytest
 
+from tests.asgi_scope import http_scope
+
 from generated.models import SearchSessionsData
 from generated.tools import TOOLS
 from generated.validators import VALIDATORS
 from handlers import Deps, HandlerEntry, Outcome, Settings
+from moraine.access import Access
 from moraine.daemon.admission import Admission
 from moraine.daemon.cancel import CancellingRunner
 from moraine.errors import CancelledError
+from moraine.server.disconnect import CLIENT_CLOSED
+from moraine.server.http_app import build_http_app
+from moraine.server.mcp_app import build_mcp_server
 from moraine.server.service import ToolReply, ToolService
 from moraine.store.client import Store
 from moraine.store.querytag import MARKER_PREFIX, QueryTag, current_tag
@@ -60,16 +66,21 @@ def _running_marked(control: Store) -> int:
     return int(rows[0][0])
 
 
-def test_cancelling_a_call_kills_its_running_query_and_frees_its_slot(store: Store, control: Store) -> None:
-    started = threading.Event()
+def _endless(started: threading.Event) -> Handle:
+    """Return a search handler that runs a query only a kill ends (``started`` is set first)."""
 
     def endless(request: Any, deps: Deps) -> Outcome:
         started.set()
         deps.store.query(_ENDLESS, settings={"max_threads": 1})
         raise AssertionError("the endless query returned")
 
+    return endless
+
+
+def test_cancelling_a_call_kills_its_running_query_and_frees_its_slot(store: Store, control: Store) -> None:
+    started = threading.Event()
     admission = Admission(1, 0)
-    service = _service(store, control, endless, admission)
+    service = _service(store, control, _endless(started), admission)
     timings: dict[str, float] = {}
 
     async def main() -> None:
@@ -187,3 +198,53 @@ def test_an_unreachable_clickhouse_server_is_a_backend_failure() -> None:
     with pytest.raises(StoreError) as caught:
         Store("http://127.0.0.1:1", "moraine")
     assert caught.value.code == "backend_failure"
+
+
+def test_a_facade_call_whose_client_disconnects_kills_its_query_and_frees_its_slot(
+    store: Store, control: Store, tmp_path: Path
+) -> None:
+    started = threading.Event()
+    admission = Admission(1, 0)
+    service = _service(store, control, _endless(started), admission)
+    access = Access.at(tmp_path / "http-secret")
+    app = build_http_app(service, build_mcp_server(service), access)
+    body = b'{"query": "x"}'
+    headers = [
+        (b"host", b"127.0.0.1:8765"),
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"authorization", f"Bearer {access.secret.current()}".encode()),
+    ]
+    scope = http_scope("POST", "/v1/tools/search_sessions", headers, ("127.0.0.1", 8765))
+    sent: list[dict[str, Any]] = []
+    timings: dict[str, float] = {}
+
+    async def main() -> None:
+        gone = anyio.Event()
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop(0)
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(app, scope, receive, send)
+            deadline = time.monotonic() + _DEADLINE
+            while not (started.is_set() and _running_marked(control) == 1 and admission.running == 1):
+                assert time.monotonic() < deadline, "the endless query never showed in system.processes"
+                await anyio.sleep(0.05)
+            timings["gone_at"] = time.monotonic()
+            gone.set()  # the client closes its connection
+        timings["returned_at"] = time.monotonic()
+
+    anyio.run(main)
+    assert timings["returned_at"] - timings["gone_at"] < 10.0
+    assert _running_marked(control) == 0  # the statement was killed
+    assert admission.running == 0  # and the slot is free
+    assert service.runner.cancelled_calls == 1  # type: ignore[attr-defined]
+    assert sent[0]["status"] == CLIENT_CLOSED  # nobody reads it: logged as the client having left

@@ -1,0 +1,140 @@
+"""A real ``moraine serve`` process: loopback TCP answers only holders of the install's secret (and its own pages),
+the Unix socket needs none (``moraine mcp`` keeps working), ``moraine web`` logs a browser in once, and another
+account (``nobody``, when the test runs as root) is refused."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+from collections.abc import Iterator
+
+import anyio
+import httpx2
+import pytest
+from daemon_support import MORAINE, DaemonHome, codex_turn, wait_for
+from mcp import Client
+
+UUID = "0196f100-0000-7000-8000-00000000abcd"
+QUERY = {"query": "narwhal"}
+
+
+@pytest.fixture(scope="module")
+def home() -> Iterator[DaemonHome]:
+    home = DaemonHome()
+    home.configure()
+    home.session_file(UUID).write_text(codex_turn(0, "Where is the narwhal cache?", "Under var/narwhal."))
+    try:
+        home.serve()
+        home.wait_ready()
+        wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+        yield home
+    finally:
+        home.cleanup()
+
+
+def _base(home: DaemonHome) -> str:
+    state = home.state()
+    assert state is not None
+    return f"http://127.0.0.1:{state.port}"
+
+
+def test_the_facade_over_tcp_answers_only_with_the_secret(home: DaemonHome) -> None:
+    url = _base(home) + "/v1/tools/search_sessions"
+    refused = httpx2.post(url, json=QUERY, timeout=60)
+    wrong = httpx2.post(url, json=QUERY, headers={"Authorization": "Bearer " + "x" * 43}, timeout=60)
+    answered = httpx2.post(url, json=QUERY, headers=home.http_headers(), timeout=60)
+    assert refused.status_code == wrong.status_code == 401
+    assert refused.headers["www-authenticate"].startswith("Bearer")
+    assert answered.status_code == 200 and answered.json()["data"]["result_count"] >= 1
+    rebound = httpx2.post(
+        url, json=QUERY, headers={**home.http_headers(), "Host": "evil.example"}, timeout=60
+    )
+    assert rebound.status_code == 421
+    foreign = httpx2.post(
+        url, json=QUERY, headers={**home.http_headers(), "Origin": "http://evil.example"}, timeout=60
+    )
+    assert foreign.status_code == 403
+    form = httpx2.post(
+        url, content=b'{"query": "narwhal"}', headers={"Content-Type": "text/plain"}, timeout=60
+    )
+    assert form.status_code == 401  # no secret: refused before its media type is even looked at
+    form = httpx2.post(
+        url, content=b'{"query": "narwhal"}', headers={**home.http_headers(), "Content-Type": "text/plain"}
+    )
+    assert form.status_code == 415
+
+
+def test_the_run_directory_secret_and_socket_are_user_only(home: DaemonHome) -> None:
+    run = home.moraine_home / "run"
+    assert stat.S_IMODE(run.stat().st_mode) == 0o700
+    assert stat.S_IMODE((run / "http-secret").stat().st_mode) == 0o600
+    assert stat.S_IMODE((run / "daemon.sock").stat().st_mode) == 0o600
+    assert len((run / "http-secret").read_text().strip()) >= 32
+
+
+def test_moraine_mcp_reaches_the_daemon_over_its_socket_without_the_secret(home: DaemonHome) -> None:
+    async def search() -> int:
+        async with Client(home.relay_params(), read_timeout_seconds=120) as client:
+            result = await client.call_tool("search_sessions", QUERY)
+            assert result.structured_content is not None and result.is_error is False
+            return int(result.structured_content["data"]["result_count"])
+
+    assert anyio.run(search) >= 1
+
+
+def test_moraine_web_prints_a_one_time_link_that_logs_a_browser_in(home: DaemonHome) -> None:
+    printed = subprocess.run(
+        [str(MORAINE), "web", "--no-open"],
+        env=home.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    link = printed.stdout.strip()
+    assert link.startswith(_base(home) + "/auth?token=")
+    with httpx2.Client(timeout=60, follow_redirects=True) as browser:
+        login = browser.get(link)  # follows the redirect to the page with the cookie it was given
+        assert login.status_code == 200 and "Moraine" in login.text
+        assert [r.status_code for r in login.history] == [303]
+        search = browser.post(
+            _base(home) + "/v1/tools/search_sessions", json=QUERY, headers={"Origin": _base(home)}
+        )
+        assert search.status_code == 200 and search.json()["data"]["result_count"] >= 1
+    assert httpx2.get(link, timeout=60).status_code == 401  # spent
+
+
+def test_another_account_is_refused_a_search(home: DaemonHome) -> None:
+    if os.geteuid() != 0:
+        pytest.skip(
+            "switching to the user 'nobody' needs root; run the suite as root (CI does) to check this"
+        )
+    curl, runuser = shutil.which("curl"), shutil.which("runuser")
+    if curl is None or runuser is None:
+        pytest.skip(
+            "curl and runuser are needed to make a request as 'nobody' (apt-get install curl util-linux)"
+        )
+    secret = home.moraine_home / "run" / "http-secret"
+    peek = subprocess.run(
+        [runuser, "-u", "nobody", "--", "cat", str(secret)], capture_output=True, text=True, timeout=60
+    )
+    assert peek.returncode != 0 and "Permission denied" in peek.stderr
+    answer = subprocess.run(
+        [
+            runuser, "-u", "nobody", "--", curl, "-s", "-o", "/dev/null", "-w", "%{http_code}",
+            "-H", "Content-Type: application/json", "-d", '{"query": "narwhal"}',
+            _base(home) + "/v1/tools/search_sessions",
+        ],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert answer.stdout == "401", (answer.stdout, answer.stderr)
+    socket = subprocess.run(
+        [
+            runuser, "-u", "nobody", "--", curl, "-s", "--unix-socket", str(home.moraine_home / "run" / "daemon.sock"),
+            "-o", "/dev/null", "-w", "%{http_code}", "http://moraine.daemon/v1/daemon/health",
+        ],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert socket.stdout == "000"  # the socket is not even reachable for another account
