@@ -3,7 +3,8 @@
 Work is found through the ingest checkpoints: a stream's rows below its checkpoint offset are published (postings
 included), so they are searchable lexically. Per stream, ``vector_marks`` records how far (source offset, in which
 generation) vectors exist; a rewritten stream (new generation) has its vectors deleted and is embedded again.
-Nothing here runs in the ingest path: the ingest never waits for the embedder.
+Nothing here runs in the ingest path: the ingest never waits for the embedder. The backlog is worked through
+newest first: streams whose sessions were active last come first.
 """
 
 from __future__ import annotations
@@ -50,11 +51,16 @@ class _Pending:
 
 
 def _pending_streams(store: Store) -> list[_Pending]:
+    """Streams with published events that have no vectors yet, newest first (by their sessions' last activity),
+    so recent history is hybrid-ranked soonest; within a stream, events go in file order (the watermark)."""
     rows = store.query(
         f"SELECT c.stream_id, c.generation, c.offset, m.generation, m.offset, m.stream_id != 0 "
         f"FROM (SELECT stream_id, generation, offset FROM {store.table('checkpoints')} FINAL) AS c "
         f"LEFT JOIN (SELECT stream_id, generation, offset FROM {store.table('vector_marks')} FINAL) AS m "
-        "ON c.stream_id = m.stream_id ORDER BY c.stream_id"
+        "ON c.stream_id = m.stream_id "
+        f"LEFT JOIN (SELECT stream_id, max(updated_at) AS newest FROM {store.table('sessions')} FINAL "
+        "GROUP BY stream_id) AS s ON c.stream_id = s.stream_id "
+        "ORDER BY s.newest DESC NULLS LAST, c.stream_id"
     )
     out = []
     for stream, generation, offset, m_generation, m_offset, marked in rows:

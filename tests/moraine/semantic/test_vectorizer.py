@@ -155,3 +155,23 @@ def test_the_background_vectorizer_embeds_then_stops_when_asked(
         worker.shutdown()
     assert worker.last_error is None
     assert vector_progress(store).vectors == eligible
+
+
+def test_the_backlog_is_embedded_newest_session_first(
+    store: Store, ingest_into_store: IngestIntoStore, tmp_path: Path
+) -> None:
+    ingest_into_store([_corpus(tmp_path)])
+    newest = {
+        int(key): at
+        for key, at in store.query(f"SELECT session_key, updated_at FROM {store.table('sessions')} FINAL")
+    }
+    assert len(set(newest.values())) > 3  # sessions of different times, so the order means something
+    seen: set[int] = set()
+    order: list[int] = []
+    while vectorize_pending(store, HashingEmbedder(), batch=4, budget=4) > 0:
+        keys = {int(r[0]) for r in store.query(f"SELECT DISTINCT session_key FROM {store.table('vectors')}")}
+        order += sorted(keys - seen, key=lambda k: newest[k], reverse=True)
+        seen |= keys
+    assert len(order) == len(newest) > 3
+    times = [newest[k] for k in order]
+    assert times == sorted(times, reverse=True)
