@@ -1,6 +1,8 @@
 """Reciprocal rank fusion of the BM25 and vector candidate lists.
 
-``score(d) = 1 / (k + lexical_rank) + 1 / (k + vector_rank)``; a candidate missing from a list gets nothing from it.
+``score(d) = 1 / (k + lexical_rank) + w / (k + vector_rank)``; a candidate missing from a list gets nothing from it.
+``w`` (the vector weight, 1 by default) below 1 lets the embedding reorder close lexical candidates without
+overruling a clear lexical winner.
 Event types without vectors (tool calls and outputs, reasoning) take their lexical term twice, so mixing them with
 fused types does not demote them. A tiny lexical term breaks ties (A first lexically, B first by vector: A wins).
 """
@@ -23,7 +25,11 @@ class Candidate:
 
 
 def fuse(
-    lexical: Sequence[Candidate], vector: Sequence[tuple[int, int]], k: float, limit: int
+    lexical: Sequence[Candidate],
+    vector: Sequence[tuple[int, int]],
+    k: float,
+    limit: int,
+    vector_weight: float = 1.0,
 ) -> list[tuple[int, int, float]]:
     """Return up to ``limit`` (session key, seq, fused score), best first."""
     lex_rank = {(c.key, c.seq): rank for rank, c in enumerate(lexical, start=1)}
@@ -37,7 +43,7 @@ def fuse(
         if ref in lex_only:
             vector_part = lexical_part
         else:
-            vector_part = 1.0 / (k + vec_rank[ref]) if ref in vec_rank else 0.0
+            vector_part = vector_weight / (k + vec_rank[ref]) if ref in vec_rank else 0.0
         scores[ref] = round(lexical_part + vector_part + _TIE * lexical_part, 12)
     ranked = sorted(scores.items(), key=lambda item: (-item[1], lex_rank.get(item[0], 1 << 30), item[0]))
     return [(key, seq, score) for (key, seq), score in ranked[:limit]]

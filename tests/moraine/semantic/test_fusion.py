@@ -37,3 +37,9 @@ def test_fusion_returns_at_most_limit_candidates_with_descending_scores() -> Non
     assert len(fused) == 5
     scores = [score for _, _, score in fused]
     assert scores == sorted(scores, reverse=True) and scores[0] > 0
+
+
+def test_a_lower_vector_weight_keeps_a_clear_lexical_winner_first() -> None:
+    lexical, vector = [_c(1), _c(2), _c(3)], [(1, 3)]
+    assert [seq for _, seq, _ in fuse(lexical, vector, k=10, limit=10)][0] == 3
+    assert [seq for _, seq, _ in fuse(lexical, vector, k=10, limit=10, vector_weight=0.1)][0] == 1
