@@ -13,7 +13,7 @@ from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
 from moraine.scope.floor import ProjectFloor, in_floor
-from moraine.search.tokenize import query_terms
+from moraine.search.query import search_terms
 from moraine.semantic.hybrid import fuser_for
 from moraine.store.client import Store
 from moraine.store.reads.scope import session_exists, turn_exists
@@ -66,7 +66,7 @@ def search_data(
         RequestError: the query has no searchable terms, or within_id is an event ID.
         NotFoundError: within_id is a well-formed session or turn ID that is not in the store.
     """
-    terms = query_terms(query)
+    terms = search_terms(query)
     if not terms:
         raise RequestError(
             "query has no searchable terms: use words, numbers or identifiers, not only punctuation",

@@ -1,8 +1,11 @@
-"""Command line: ``python -m tools.relevance [--lexical-only] [--rrf-k K] [--depth N] [--min-words W] [--misses]``."""
+"""Command line: ``python -m tools.relevance [--lexical-only] [--rrf-k K] [--depth N] [--min-words W] [--misses]``,
+or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR]`` (LoCoMo)."""
 
 from __future__ import annotations
 
+import json
 import statistics
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -10,7 +13,9 @@ from rich.table import Table
 
 from moraine.semantic.embedder import SemanticUnavailableError, load_embedder
 from moraine.semantic.hybrid import SemanticSettings
-from tools.relevance.run import METHODS, Outcome, build_store, evaluate
+from tools.relevance.locomo import PEER, Ranks, category_names, conversation_files, rank_conversation, scores
+from moraine.store.reads.search import Bm25
+from tools.relevance.run import METHODS, Outcome, Ranking, build_store, evaluate
 
 
 _DEFAULTS = SemanticSettings()
@@ -26,15 +31,93 @@ def _table(out: Outcome) -> Table:
     return table
 
 
+def _locomo_table(ranks: Ranks) -> Table:
+    table = Table("method", "category", "questions", "hit@1", "hit@5", "MRR")
+    for method, values in ranks.by_method.items():
+        for category, name in category_names(ranks):
+            s = scores(values, category)
+            table.add_row(method if category is None else "", name, str(s.questions), f"{s.hit1:.1%}",
+                          f"{s.hit5:.1%}", f"{s.mrr:.3f}")  # fmt: skip
+    hit1, hit5, mrr = PEER
+    table.add_row("peer (deja-vu, all ten)", "all", "1982", f"{hit1:.1%}", f"{hit5:.1%}", f"{mrr:.3f}")
+    return table
+
+
+def _locomo(
+    directory: Path, only: tuple[str, ...], keep: Path | None, lexical_only: bool, json_out: Path | None
+) -> None:
+    console = Console()
+    methods = ["lexical"] if lexical_only else ["lexical", "hybrid"]
+    ranks = Ranks()
+    for path in conversation_files(directory, only):
+        console.print(f"{path.stem}: indexing and asking through moraine mcp ({', '.join(methods)})")
+        ranks.extend(rank_conversation(path, methods, keep))
+    console.print(_locomo_table(ranks))
+    if json_out is not None:
+        json_out.write_text(json.dumps({"ranks": ranks.by_method, "embed_seconds": ranks.embed_seconds}))
+    if not lexical_only:
+        console.print(f"embedder backlog cleared in {ranks.embed_seconds:.0f} s in total (after indexing)")
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--lexical-only", is_flag=True, help="Only the BM25 baseline (no model needed).")
 @click.option("--rrf-k", type=float, default=_DEFAULTS.rrf_k, show_default=True)
+@click.option(
+    "--vector-weight", type=click.FloatRange(min=0), default=_DEFAULTS.vector_weight, show_default=True
+)
 @click.option("--depth", type=click.IntRange(min=1), default=_DEFAULTS.depth, show_default=True)
 @click.option("--min-words", type=click.IntRange(min=0), default=_DEFAULTS.min_words, show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Embedder threads.")
 @click.option("--misses", is_flag=True, help="List the queries whose answer is not first, per method.")
-def main(lexical_only: bool, rrf_k: float, depth: int, min_words: int, threads: int, misses: bool) -> None:
-    """Print MRR@10, recall@1 and recall@10 per ranking method and query category on the labeled set."""
+@click.option(
+    "--session-weight",
+    type=click.FloatRange(min=0),
+    default=Bm25().session_weight,
+    show_default=True,
+    help="Weight of the session's own BM25 score in an event's score (0: events ranked alone).",
+)
+@click.option(
+    "--keep-function-words", is_flag=True, help="Rank by every query term, function words included."
+)
+@click.option(
+    "--locomo",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Run LoCoMo session retrieval on the conversations in this directory instead (through moraine mcp).",
+)
+@click.option(
+    "--conversation", "only", multiple=True, help="LoCoMo: only this conversation (e.g. 26; repeatable)."
+)
+@click.option(
+    "--keep",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="LoCoMo: keep each conversation's home (store, vectors) here and reuse it next time.",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="LoCoMo: write every rank here.",
+)
+def main(
+    lexical_only: bool,
+    rrf_k: float,
+    vector_weight: float,
+    depth: int,
+    min_words: int,
+    threads: int,
+    misses: bool,
+    session_weight: float,
+    keep_function_words: bool,
+    locomo: Path | None,
+    only: tuple[str, ...],
+    keep: Path | None,
+    json_out: Path | None,
+) -> None:
+    """Print MRR@10, recall@1 and recall@10 per ranking method and query category on the labeled set (or, with
+    --locomo, hit@1, hit@5 and MRR per LoCoMo category beside the best published peer)."""
+    if locomo is not None:
+        _locomo(locomo, only, keep, lexical_only, json_out)
+        return
     console = Console()
     embedder = None
     if not lexical_only:
@@ -42,14 +125,17 @@ def main(lexical_only: bool, rrf_k: float, depth: int, min_words: int, threads: 
             embedder = load_embedder(threads)
         except SemanticUnavailableError as exc:
             raise click.ClickException(f"{exc} (or pass --lexical-only)") from exc
-    settings = SemanticSettings(rrf_k=rrf_k, depth=depth, min_words=min_words, threads=threads)
+    settings = SemanticSettings(
+        rrf_k=rrf_k, vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads
+    )
     with build_store() as store:
-        out = evaluate(store, embedder, settings)
+        ranking = Ranking(Bm25(session_weight=session_weight), keep_function_words)
+        out = evaluate(store, embedder, settings, ranking)
     console.print(_table(out))
     if embedder is not None:
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0
         console.print(f"embedded {out.embedded} events in {out.embed_seconds:.1f} s ({rate:.1f} passages/s, "
-                      f"{threads} thread(s)); settings rrf_k={rrf_k:g} depth={depth} min_words={min_words}")  # fmt: skip
+                      f"{threads} thread(s)); settings rrf_k={rrf_k:g} vector_weight={vector_weight:g} depth={depth} min_words={min_words}")  # fmt: skip
     for method, times in out.latency_ms.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]

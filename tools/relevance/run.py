@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from moraine.ingest.pipeline import ingest_paths
+from moraine.search.query import search_terms
 from moraine.search.tokenize import query_terms
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.hybrid import Fuser, Hybrid, SemanticSettings
@@ -22,7 +23,7 @@ from tests.fixtures.relevance.corpus import write_corpus
 from tools.relevance.labels import LabeledQuery, load_queries, resolve, source_of
 from tools.relevance.metrics import CUTOFF, Scores, score
 
-__all__ = ["METHODS", "Outcome", "build_store", "evaluate", "ingest_corpus"]
+__all__ = ["METHODS", "Outcome", "Ranking", "build_store", "evaluate", "ingest_corpus"]
 
 METHODS = ("lexical", "vector", "hybrid")
 
@@ -80,11 +81,22 @@ def build_store() -> Iterator[Store]:
             store.close()
 
 
-def _lexical(store: Store, q: LabeledQuery, fuse: Fuser | None = None) -> list[tuple[int, int]]:
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The ranking rules measured: BM25 with session evidence (weight 0: off) and function-word removal."""
+
+    bm25: Bm25 = Bm25()
+    function_words: bool = False  # True: keep them (the query's plain terms)
+
+
+def _lexical(
+    store: Store, q: LabeledQuery, ranking: Ranking, fuse: Fuser | None = None
+) -> list[tuple[int, int]]:
+    terms = query_terms(q.query) if ranking.function_words else search_terms(q.query)
     page = search(
         store,
-        SearchQuery(terms=tuple(query_terms(q.query)), types=q.event_types, limit=CUTOFF),
-        Bm25(),
+        SearchQuery(terms=tuple(terms), types=q.event_types, limit=CUTOFF),
+        ranking.bm25,
         240,
         fuse=fuse,
         fuse_depth=fuse.depth if fuse else 0,
@@ -103,7 +115,9 @@ def _rank(hits: list[tuple[int, int]], answer: tuple[int, int]) -> int | None:
     return hits.index(answer) + 1 if answer in hits else None
 
 
-def evaluate(store: Store, embedder: Embedder | None, settings: SemanticSettings) -> Outcome:
+def evaluate(
+    store: Store, embedder: Embedder | None, settings: SemanticSettings, ranking: Ranking = Ranking()
+) -> Outcome:
     """Embed the corpus (when a model is given) and rank every query by each available method."""
     queries = load_queries()
     answers = resolve(store, queries)
@@ -122,14 +136,14 @@ def evaluate(store: Store, embedder: Embedder | None, settings: SemanticSettings
         for q in queries:
             started = time.perf_counter()
             if method == "lexical":
-                hits = _lexical(store, q)
+                hits = _lexical(store, q, ranking)
             elif method == "vector":
                 assert cached is not None
                 hits = _vector(store, q, cached)
             else:
                 assert embedder is not None
                 # the raw embedder: the latency measured includes embedding the query, as in serving
-                hits = _lexical(store, q, Hybrid(embedder, settings).fuser(q.query, q.event_types))
+                hits = _lexical(store, q, ranking, Hybrid(embedder, settings).fuser(q.query, q.event_types))
             out.latency_ms[method].append((time.perf_counter() - started) * 1000)
             out.ranks[method][q.id] = _rank(hits, answers[q.id])
     return out

@@ -6,6 +6,13 @@ matched query terms, ``idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_len 
 ``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))``; ``N`` and ``avgdl`` come from ``doc_stats`` for the selected
 event types (kept until the next write to an embedded store), ``df`` from the postings of those types (not
 counted for a one-term query, whose normalized scores do not depend on idf).
+
+Evidence per session: the best ``session_depth`` events by that score are re-ranked with their session's own BM25
+score, the session taken as one document (the summed term frequencies of its events of the selected types, its
+length their summed lengths, the same idf, the average length over those candidate sessions). An event's score is
+``own / best own + session_weight * session / best session``: a short session where the query's words meet beats a
+marathon that mentions each of them once in passing, and a session whose evidence is spread over several messages
+counts it all. Within one session (a session- or turn-scoped search) it changes nothing, so it is skipped there.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ Fuse = Callable[[Store, "SearchQuery", list[tuple[int, int, float]]], list[tuple
 class Bm25:
     k1: float = 1.2
     b: float = 0.75
+    session_weight: float = 1.0  # 0: events ranked alone
+    session_depth: int = 50  # events re-ranked with their session's score
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +121,57 @@ def _idf(n_docs: float, df: int) -> float:
 
 def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int, float]]:
     """Return up to limit + 1 (session key, seq, raw score) in the contract's order."""
+    by_session = bm25.session_weight > 0 and query.session_key is None
+    depth = max(query.limit + 1, bm25.session_depth) if by_session else query.limit + 1
+    terms, idf, rows = _event_scores(store, replace(query, limit=depth - 1), bm25)
+    if not by_session or len({key for key, _, _, _ in rows}) < 2:
+        return [(key, seq, score) for key, seq, _ts, score in rows[: query.limit + 1]]
+    sessions = _session_scores(store, query, bm25, terms, idf, sorted({key for key, _, _, _ in rows}))
+    best_event = max((score for _, _, _, score in rows), default=0.0) or 1.0
+    best_session = max(sessions.values(), default=0.0) or 1.0
+    scored = [
+        (key, seq, ts, round(score / best_event + bm25.session_weight * sessions.get(key, 0.0) / best_session,
+                             _SCORE_DIGITS))
+        for key, seq, ts, score in rows
+    ]  # fmt: skip
+    return [(key, seq, score) for key, seq, _ts, score in _contract_order(scored)[: query.limit + 1]]
+
+
+def _contract_order(rows: list[tuple[int, int, Any, float]]) -> list[tuple[int, int, Any, float]]:
+    """Sort (key, seq, timestamp, score) by score descending, newest first, then key and seq ascending."""
+    rows = sorted(rows, key=lambda r: (r[0], r[1]))
+    rows.sort(key=lambda r: r[2].timestamp() if r[2] is not None else float("-inf"), reverse=True)
+    rows.sort(key=lambda r: r[3], reverse=True)
+    return rows
+
+
+def _session_scores(
+    store: Store, query: SearchQuery, bm25: Bm25, terms: list[str], idf: list[float], keys: list[int]
+) -> dict[int, float]:
+    """BM25 of each candidate session taken as one document (its events of the query's types)."""
+    params = {"terms": terms, "types": list(query.types), "keys": keys}
+    tf_rows, length_rows = query_together(
+        store,
+        params,
+        f"SELECT session_key, term, sum(tf) FROM {store.table('postings')} WHERE term IN {{terms:Array(String)}} "
+        "AND session_key IN {keys:Array(UInt64)} AND type IN {types:Array(String)} GROUP BY session_key, term",
+        f"SELECT session_key, sum(doc_len) FROM {store.table('events')} WHERE session_key IN {{keys:Array(UInt64)}} "
+        "AND type IN {types:Array(String)} GROUP BY session_key",
+    )
+    lengths = {int(key): float(n) for key, n in length_rows}
+    average = max(sum(lengths.values()) / len(lengths), 1.0) if lengths else 1.0
+    weight = dict(zip(terms, idf, strict=True))
+    scores: dict[int, float] = {}
+    for key, term, tf in tf_rows:
+        norm = bm25.k1 * (1 - bm25.b + bm25.b * lengths.get(int(key), average) / average)
+        scores[int(key)] = scores.get(int(key), 0.0) + weight[str(term)] * tf * (bm25.k1 + 1) / (tf + norm)
+    return scores
+
+
+def _event_scores(
+    store: Store, query: SearchQuery, bm25: Bm25
+) -> tuple[list[str], list[float], list[tuple[int, int, Any, float]]]:
+    """Return the terms ranked by, their idf, and up to limit + 1 (session key, seq, timestamp, score) by event."""
     docs, total = _corpus_sizes.get(store, query.types)
     avgdl = max(total / docs, 1.0) if docs else 1.0
     if len(query.terms) == 1:
@@ -124,7 +184,7 @@ def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int
         n_docs = float(max(docs, max(df.values(), default=0)))
         idf = [_idf(n_docs, df[t]) for t in terms]
     if not terms:
-        return []
+        return terms, idf, []
     where = ["term IN {terms:Array(String)}", "type IN {types:Array(String)}"]
     params: dict[str, Any] = {
         "terms": terms,
@@ -168,7 +228,11 @@ def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int
         "ORDER BY score DESC, ts DESC NULLS LAST, session_key ASC, seq ASC "
         "LIMIT {limit:UInt32}"
     )
-    return [(int(key), int(seq), float(score)) for key, seq, _ts, score in store.query(sql, params)]
+    return (
+        terms,
+        idf,
+        [(int(key), int(seq), ts, float(score)) for key, seq, ts, score in store.query(sql, params)],
+    )
 
 
 def _hydrate(

@@ -1,0 +1,111 @@
+"""The ranking rules on top of per-event BM25: evidence per session, and questions in natural language."""
+
+from __future__ import annotations
+
+from fixtures.corpus.builder import Corpus, Ev, Sess, at
+from moraine.ids import session_key
+from moraine.search.query import search_terms
+from moraine.search.tokenize import query_terms
+from moraine.store.client import Store
+from moraine.store.reads.search import Bm25, SearchQuery, search
+
+TYPES = ("user_input", "assistant_response")
+EVENTS_ONLY = Bm25(session_weight=0.0)
+
+
+def first_session(store: Store, terms: list[str], bm25: Bm25) -> str:
+    page = search(store, SearchQuery(tuple(terms), TYPES, 10), bm25, snippet_chars=80)
+    assert page.hits
+    names = {session_key("codex", name): name for name in ("marathon", "the-fix", "chatty", "answer")}
+    return names[page.hits[0].session.key]
+
+
+def _marathon() -> Sess:
+    """A long session that names each word of the query once in passing, and once all together in a short aside."""
+    chatter = [
+        "renamed the variables in the billing module and reran the formatter",
+        "the dashboard chart colours were updated for the dark theme",
+        "bumped the dependency versions and regenerated the lock file",
+        "the csv export now quotes every field and handles empty rows",
+    ]
+    turns = [[Ev("user_input", f"{chatter[i % 4]} step {i}", at(i))] for i in range(40)]
+    turns[5] = [Ev("assistant_response", "login page copy was reworded for the marketing team", at(5))]
+    turns[12] = [Ev("assistant_response", "the oauth provider list is sorted alphabetically now", at(12))]
+    turns[20] = [Ev("assistant_response", "a redirect from the old docs url was added", at(20))]
+    turns[33] = [Ev("user_input", "oauth callback login redirect?", at(33))]
+    return Sess("marathon", turns=turns)
+
+
+def _fix() -> Sess:
+    """The short session that did the work: the query's words meet again and again."""
+    return Sess(
+        "the-fix",
+        turns=[
+            [
+                Ev(
+                    "user_input",
+                    "after the oauth callback the login redirect loops forever, please look",
+                    at(100),
+                ),
+                Ev(
+                    "assistant_response",
+                    "found it: the oauth callback drops the state cookie, so login starts over and the redirect "
+                    "loops; the callback now keeps the cookie (SameSite=Lax) and the login redirect completes",
+                    at(101),
+                ),
+            ],
+            [Ev("user_input", "confirmed, login redirect after oauth works", at(102))],
+        ],
+    )
+
+
+def test_the_short_session_that_did_the_work_outranks_a_marathon(store: Store) -> None:
+    corpus = Corpus(store)
+    corpus.add(_marathon())
+    corpus.add(_fix())
+    terms = query_terms("oauth callback login redirect")
+    assert first_session(store, terms, Bm25()) == "the-fix"
+    # The rule switched off: the marathon's short aside is the best single event.
+    assert first_session(store, terms, EVENTS_ONLY) == "marathon"
+
+
+def test_session_evidence_never_changes_a_search_within_one_session(store: Store) -> None:
+    corpus = Corpus(store)
+    key = corpus.add(_marathon())
+    corpus.add(_fix())
+    terms = tuple(query_terms("oauth callback login redirect"))
+    pages = [
+        search(store, SearchQuery(terms, TYPES, 10, session_key=key), bm25, snippet_chars=80)
+        for bm25 in (Bm25(), EVENTS_ONLY)
+    ]
+    assert [(h.event.seq, h.score) for h in pages[0].hits] == [(h.event.seq, h.score) for h in pages[1].hits]
+    assert len(pages[0].hits) == 4
+
+
+def test_a_question_in_natural_language_is_ranked_by_its_content_words(store: Store) -> None:
+    corpus = Corpus(store)
+    corpus.add(
+        Sess(
+            "chatty",
+            turns=[
+                [
+                    Ev(
+                        "user_input",
+                        "what did we do about it? we were going to do what we did with the other one, "
+                        "and then we did the thing about the pipeline",
+                        at(1),
+                    )
+                ]
+            ],
+        )
+    )
+    corpus.add(
+        Sess(
+            "answer", turns=[[Ev("assistant_response", "quarantined the flaky tests of the pipeline", at(2))]]
+        )
+    )
+    question = "What did we do about the flaky tests in the pipeline?"
+    assert search_terms(question) == ["flaky", "tests", "pipeline"]
+    assert first_session(store, search_terms(question), EVENTS_ONLY) == "answer"
+    # The rule switched off: the function words ("what", "did", "we", "do", "about", "the") decide.
+    assert first_session(store, query_terms(question), EVENTS_ONLY) == "chatty"
