@@ -10,8 +10,9 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-import tempfile
 from pathlib import Path
+
+from moraine.secret_file import ensure_secret_file
 
 __all__ = ["MIN_SECRET_CHARS", "SecretFile", "ensure_secret", "secret_matches"]
 
@@ -34,28 +35,7 @@ def ensure_secret(path: Path) -> str:
     Raises:
         OSError: the file cannot be written.
     """
-    found = _read(path)
-    if found is not None:
-        os.chmod(path, 0o600)  # an install from before this rule, or a file copied in with looser bits
-        return found
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fresh = secrets.token_urlsafe(_SECRET_BYTES)
-    fd, tmp = tempfile.mkstemp(prefix=".http-secret-", dir=path.parent)  # mkstemp creates it 0600
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            handle.write(fresh + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)  # first writer wins when two processes create it at once
-        except FileExistsError:
-            if _read(path) is None:
-                os.replace(tmp, path)  # a broken file: ours replaces it
-                return fresh
-            return ensure_secret(path)
-        return fresh
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+    return ensure_secret_file(path, _read, lambda: secrets.token_urlsafe(_SECRET_BYTES) + "\n")
 
 
 def secret_matches(given: str, expected: str) -> bool:
