@@ -75,12 +75,17 @@ class _Stream:
     byte_offsets: bool = True  # else positions are not bytes and the fingerprint hashes nothing
     meta: SessionMeta | None = None
 
-    def checkpoint(self) -> Checkpoint:
-        """Return the checkpoint of the current position (consistent with the current state)."""
+    def checkpoint(self, redact: bool) -> Checkpoint:
+        """Return the checkpoint of the current position (consistent with the current state).
+
+        With ``redact`` the saved state is redacted like the rows are (an adapter may hold text it has not emitted
+        yet, such as Claude Code's pending summaries); the state in memory stays as the adapter left it.
+        """
         state = {
             "adapter": self.ctx.state,
             "sessions": {sid: s.to_json() for sid, s in self.sessions.items()},
         }
+        saved = json.loads(json.dumps(state, default=str))
         identity = fingerprint(self.path, self.stat, self.offset if self.byte_offsets else 0).dumps()
         return Checkpoint(
             self.id,
@@ -89,7 +94,7 @@ class _Stream:
             identity,
             self.offset,
             self.line_no,
-            json.loads(json.dumps(state, default=str)),
+            redact_value(saved) if redact else saved,
             self.generation,
         )
 
@@ -411,7 +416,7 @@ class Ingestor:
         streams = list(self._batch_streams.values())
         if not streams and not self._batch.errors:
             return
-        checkpoints = [s.checkpoint() for s in streams]
+        checkpoints = [s.checkpoint(self.redact) for s in streams]
         batch = self._batch
         batch.freeze()
         self._batch = Batch()
