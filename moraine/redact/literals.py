@@ -18,7 +18,7 @@ from typing import Any
 C: Any = importlib.import_module("re._constants")
 P: Any = importlib.import_module("re._parser")
 
-__all__ = ["MIN_LITERAL", "max_width", "required_literals"]
+__all__ = ["MIN_LITERAL", "common", "max_width", "required_literals"]
 
 _MAX_SPELLINGS = 16  # a run like "cf[ua]t_" is kept as its spellings while they are this few
 MIN_LITERAL = 3  # shorter literals ("ey", "sk") occur in most texts: no use as a filter
@@ -35,6 +35,11 @@ Needed = frozenset[str] | None  # one of these strings occurs in every match (No
 def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
     """Return lower-cased strings one of which every match of ``pattern`` contains, or None."""
     return _sequence(list(_parse(pattern)))
+
+
+def common(literals: frozenset[str]) -> bool:
+    """Say whether one of ``literals`` holds an everyday word (a pre-filter on them would wake up often)."""
+    return any(_COMMON.search(literal) for literal in literals)
 
 
 def max_width(pattern: re.Pattern[str]) -> int | None:

@@ -25,14 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from moraine.redact.detector import Detector, compile_pattern
-from moraine.redact.literals import max_width, required_literals
+from moraine.redact.literals import common, max_width, required_literals
 
-__all__ = ["Ruleset", "load_ruleset", "translate"]
+__all__ = ["Ruleset", "cache_file", "load_ruleset", "translate"]
 
 _BOUNDARY_SUFFIX = r"""(?:\\?['"\x60]|[\s;]|\\[nr]|$)"""
 _HIDDEN_SECRET = re.compile(r"secret|token|passphrase|password|private|key(?!-id)")
 _SECRET_GROUPS = ("password", "secret", "token", "key")
-_FORMAT = 3  # bump when the translation changes: older cache files are then ignored
+_FORMAT = 5  # bump when the translation changes: older cache files are then ignored
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ def load_ruleset(cache_dir: Path | None = None) -> Ruleset:
     import kingfisher_sdk  # noqa: PLC0415  (a 40 MB native module: loaded only when redaction first runs)
 
     source = f"kingfisher-secret-scanner {kingfisher_sdk.__version__}"
-    cache = None if cache_dir is None else cache_dir / f"ruleset-{kingfisher_sdk.__version__}-{_FORMAT}.json"
+    cache = None if cache_dir is None else cache_file(cache_dir)
     rows = _read_cache(cache) if cache is not None else None
     if rows is None:
         rows = _translate_catalog(kingfisher_sdk.Rules(builtins=True, confidence="low"))
@@ -69,6 +69,13 @@ def load_ruleset(cache_dir: Path | None = None) -> Ruleset:
         if pattern
     )
     return Ruleset(detectors, source, tuple(rule_id for rule_id, pattern, *_ in rows if not pattern))
+
+
+def cache_file(cache_dir: Path) -> Path:
+    """Return the cache file for the installed package version and this translation."""
+    import kingfisher_sdk  # noqa: PLC0415
+
+    return cache_dir / f"ruleset-{kingfisher_sdk.__version__}-{_FORMAT}.json"
 
 
 # rule id, translated pattern ("": it does not compile), secret group, triggers (None: none), greatest width
@@ -94,7 +101,9 @@ def _translate_catalog(catalog: Any) -> list[_Row]:
                 rule_id,
                 source,
                 _secret_group(compiled, declared if isinstance(declared, int) else 0),
-                None if literals is None else [re.escape(literal) for literal in sorted(literals)],
+                None
+                if literals is None or common(literals)
+                else [re.escape(lit) for lit in sorted(literals)],
                 max_width(compiled),
             )
         )
@@ -132,6 +141,9 @@ def _write_cache(path: Path, rows: list[_Row]) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(rows, out)
         os.replace(temporary, path)
+        for stale in path.parent.glob("ruleset-*.json"):  # other package versions' or translations'
+            if stale != path:
+                stale.unlink(missing_ok=True)
     except OSError:
         pass  # a cache that cannot be written only costs the next process the same load
 
