@@ -37,7 +37,7 @@ from moraine.ingest.rollback import roll_back_vanished
 from moraine.ingest.rows import clean, event_row, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.validate import InvalidItem, check_event
-from moraine.redact import redact_text, redact_value
+from moraine.redact import redact_text, redact_value, ruleset
 from moraine.store.client import Store
 from moraine.store.recovery import delete_stream, delete_stream_tail
 
@@ -134,6 +134,8 @@ class Ingestor:
     ) -> IngestSummary:
         """Ingest every file of ``sources`` (or only ``paths[source.name]``); return what was done."""
         started = time.monotonic()
+        if self.redact:
+            ruleset()  # built once per process (1-2 s): before the first file, not on the first line watched
         self._summary = IngestSummary()
         self._sessions_seen = set()
         plan: list[tuple[SourceConfig, Adapter, Reader, Path]] = []
