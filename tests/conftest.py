@@ -21,6 +21,10 @@ import pytest
 
 from moraine.store.client import Store
 
+# Tests move HOME for the processes they start; the redaction ruleset's translation (built once in 10 to 20 s, see
+# moraine.redact) stays in the real user cache so that each of those processes finds it.
+os.environ.setdefault("XDG_CACHE_HOME", str(Path.home() / ".cache"))
+
 
 @pytest.fixture(scope="session")
 def chdb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:

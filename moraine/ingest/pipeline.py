@@ -37,7 +37,7 @@ from moraine.ingest.rollback import roll_back_vanished
 from moraine.ingest.rows import clean, event_row, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.validate import InvalidItem, check_event
-from moraine.redact import redact_text, redact_value
+from moraine.redact import redact_text, redact_value, ruleset
 from moraine.store.client import Store
 from moraine.store.recovery import delete_stream, delete_stream_tail
 
@@ -75,12 +75,17 @@ class _Stream:
     byte_offsets: bool = True  # else positions are not bytes and the fingerprint hashes nothing
     meta: SessionMeta | None = None
 
-    def checkpoint(self) -> Checkpoint:
-        """Return the checkpoint of the current position (consistent with the current state)."""
+    def checkpoint(self, redact: bool) -> Checkpoint:
+        """Return the checkpoint of the current position (consistent with the current state).
+
+        With ``redact`` the saved state is redacted like the rows are (an adapter may hold text it has not emitted
+        yet, such as Claude Code's pending summaries); the state in memory stays as the adapter left it.
+        """
         state = {
             "adapter": self.ctx.state,
             "sessions": {sid: s.to_json() for sid, s in self.sessions.items()},
         }
+        saved = json.loads(json.dumps(state, default=str))
         identity = fingerprint(self.path, self.stat, self.offset if self.byte_offsets else 0).dumps()
         return Checkpoint(
             self.id,
@@ -89,7 +94,7 @@ class _Stream:
             identity,
             self.offset,
             self.line_no,
-            json.loads(json.dumps(state, default=str)),
+            redact_value(saved) if redact else saved,
             self.generation,
         )
 
@@ -129,6 +134,8 @@ class Ingestor:
     ) -> IngestSummary:
         """Ingest every file of ``sources`` (or only ``paths[source.name]``); return what was done."""
         started = time.monotonic()
+        if self.redact:
+            ruleset()  # built once per process (1-2 s): before the first file, not on the first line watched
         self._summary = IngestSummary()
         self._sessions_seen = set()
         plan: list[tuple[SourceConfig, Adapter, Reader, Path]] = []
@@ -411,7 +418,7 @@ class Ingestor:
         streams = list(self._batch_streams.values())
         if not streams and not self._batch.errors:
             return
-        checkpoints = [s.checkpoint() for s in streams]
+        checkpoints = [s.checkpoint(self.redact) for s in streams]
         batch = self._batch
         batch.freeze()
         self._batch = Batch()

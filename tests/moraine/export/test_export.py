@@ -72,7 +72,7 @@ def test_a_session_exports_as_its_golden_transcript_with_the_planted_secrets_red
 ) -> None:
     document = _export(service, SESSION_ID, document_format)
     assert OPENAI_KEY not in document and AWS_KEY not in document
-    assert "[REDACTED:openai_key]" in document and "[REDACTED:aws_key]" in document
+    assert "[REDACTED:openai-api-key]" in document and "[REDACTED:aws-access-token]" in document
     folded = "<details>" if document_format == "md" else '<details class="event tool_call">'
     assert folded in document and "Tool call: Bash" in document
     _check_golden(f"coupon-fix.{document_format}", document)
@@ -90,7 +90,7 @@ def test_a_turn_exports_alone_under_its_session_title(service: ToolService) -> N
     document = _export(service, anyio.run(first_turn), "md")
     assert document.startswith("# Turn 1 of Coupon fix\n")
     assert "## Turn 1" in document and "## Turn 2" not in document
-    assert "[REDACTED:openai_key]" in document
+    assert "[REDACTED:openai-api-key]" in document
 
 
 def test_text_that_looks_like_markup_is_escaped_in_html(service: ToolService) -> None:

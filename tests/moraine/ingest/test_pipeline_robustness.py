@@ -159,7 +159,7 @@ def test_planted_secrets_are_absent_from_every_table(store: Store, tmp_path: Pat
         for secret in SECRETS:
             assert secret not in dump, (table, secret)
     texts = [row[0] for row in store.query(f"SELECT text FROM {store.table('events')} ORDER BY seq")]
-    assert "[REDACTED:anthropic_key]" in texts[0]
+    assert "[REDACTED:anthropic-api-key]" in texts[0]
 
 
 def test_redaction_can_be_turned_off(store: Store, tmp_path: Path) -> None:

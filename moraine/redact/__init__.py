@@ -1,0 +1,75 @@
+"""Secret redaction, applied by ingest to everything before it is stored (on by default; ``redact = false``).
+
+Two sources of detectors (``moraine.redact.ruleset`` and ``moraine.redact.context``): the maintained Betterleaks
+ruleset shipped in the ``kingfisher-secret-scanner`` package (provider tokens: several hundred shapes, from AWS and
+GitHub to Stripe, Hugging Face and SendGrid), and our own rules for credentials known by their surroundings
+(passwords in URLs, options, headers and assignments, key blocks, lone AWS secret keys). Each secret becomes
+``[REDACTED:<kind>]``; the text around it is kept. The ruleset is read and compiled once per process, on first use
+(its translation is cached, user-only, in ``$XDG_CACHE_HOME/moraine``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+from moraine.redact.context import CONTEXT_DETECTORS
+from moraine.redact.redactor import Redactor
+from moraine.redact.ruleset import Ruleset, load_ruleset
+
+__all__ = ["redact_text", "redact_value", "ruleset"]
+
+_SECRET_KEY = re.compile(
+    r"(?i)^[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key"
+    r"|private[_-]?key|credentials?)$"
+)
+_lock = threading.Lock()
+_loaded: tuple[Ruleset, Redactor] | None = None
+
+
+def _redactor() -> tuple[Ruleset, Redactor]:
+    global _loaded
+    if _loaded is None:
+        with _lock:
+            if _loaded is None:
+                rules = load_ruleset(_cache_dir())
+                _loaded = (rules, Redactor([*rules.detectors, *CONTEXT_DETECTORS]))
+    return _loaded
+
+
+def _cache_dir() -> Path:
+    """Where the translated ruleset is kept: ``$XDG_CACHE_HOME/moraine`` (or ``~/.cache/moraine``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "moraine"
+
+
+def ruleset() -> Ruleset:
+    """Return the loaded ruleset (its source package and version, its detectors, the rules it could not compile)."""
+    return _redactor()[0]
+
+
+def redact_text(text: str) -> str:
+    """Return ``text`` with every recognized secret replaced."""
+    if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
+        return text
+    return _redactor()[1].redact(text)
+
+
+def redact_value(value: Any) -> Any:
+    """Return a JSON value with secrets in its strings replaced (values of secret-named keys wholesale)."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            if isinstance(item, str) and isinstance(key, str) and item and _SECRET_KEY.match(key):
+                out[key] = "[REDACTED:password]"
+            else:
+                out[key] = redact_value(item)
+        return out
+    if isinstance(value, list | tuple):
+        return [redact_value(item) for item in value]
+    return value

@@ -1,0 +1,163 @@
+"""Secrets planted in three harnesses' traces reach no table and no tool answer after the product's own ingest.
+
+The corpus (``secrets_corpus``) holds 40+ secrets of 25+ kinds; the traces (``planted_traces``) put each one in user
+text, shell commands and their output, files written by tools, a session title, a pending compaction summary (adapter
+checkpoint state) and an unparseable line (an ingest error). Afterwards every String column of every table (found
+through ``system.columns``, so a table added later is scanned too) holds none of them, and neither do the answers of
+``search_sessions``, ``open`` (every session, turn and event) and ``file_attention``.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handlers.file_attention import file_attention_data
+from handlers.open import open_data
+from handlers.search_sessions import search_data
+from moraine.ids import session_id
+from moraine.ingest.pipeline import ingest_paths
+from moraine.store.client import Store
+from moraine.store.reads.search import Bm25
+from tests.moraine.redact.planted_traces import ENV_FILE, write_claude_code, write_codex, write_qwen
+from tests.moraine.redact.secrets_corpus import secrets_corpus
+
+SECRETS = secrets_corpus()
+NEEDLES = sorted({needle for secret in SECRETS for needle in secret.needles})
+_STRING_TYPE = "match(type, '^(Nullable\\\\(|LowCardinality\\\\()*(String|Array\\\\(|Map\\\\()')"
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory, store_dsn: str) -> Iterator[Store]:
+    """A fresh store holding the three harnesses' traces, ingested with redaction on (the default)."""
+    root = tmp_path_factory.mktemp("planted")
+    database = f"t_{uuid.uuid4().hex[:16]}"
+    store = Store.open(store_dsn, database=database)
+    traces = {
+        "claude-code": write_claude_code(root, SECRETS),
+        "codex": write_codex(root, SECRETS),
+        "qwen-code": write_qwen(root, SECRETS),
+    }
+    for harness, folder in traces.items():
+        ingest_paths(store, [folder], source=harness, harness=harness)
+    try:
+        yield store
+    finally:
+        store.command(f"DROP DATABASE IF EXISTS {database}")
+        store.close()
+
+
+def _leaks(value: Any) -> list[str]:
+    text = json.dumps(value, ensure_ascii=False)
+    return [needle for needle in NEEDLES if needle in text]
+
+
+def test_the_corpus_is_large_and_varied_enough() -> None:
+    assert len(SECRETS) >= 40
+    assert len({secret.kind for secret in SECRETS}) >= 25
+
+
+def test_every_harness_was_ingested_with_its_secrets_redacted(planted: Store) -> None:
+    rows = planted.query(
+        f"SELECT s.harness, count(), countIf(position(e.text, '[REDACTED:') > 0) "
+        f"FROM {planted.table('events')} AS e JOIN {planted.table('sessions')} AS s FINAL USING session_key "
+        "GROUP BY s.harness ORDER BY s.harness"
+    )
+    assert [r[0] for r in rows] == ["claude-code", "codex", "qwen-code"]
+    assert all(events >= len(SECRETS) and redacted >= len(SECRETS) for _, events, redacted in rows)
+    errors = planted.query(f"SELECT count() FROM {planted.table('ingest_errors')}")
+    assert errors[0][0] >= 1  # the unparseable line was recorded (its detail is scanned below)
+    state = planted.query(
+        f"SELECT state FROM {planted.table('checkpoints')} WHERE state LIKE '%pending_summaries%'"
+    )
+    assert state, "the Claude Code summary should be waiting in the checkpoint state"
+
+
+def test_no_string_column_of_any_table_holds_a_secret(planted: Store) -> None:
+    columns = planted.query(
+        f"SELECT table, name FROM system.columns WHERE database = {{db:String}} AND {_STRING_TYPE} "
+        "ORDER BY table, name",
+        {"db": planted.database},
+    )
+    tables = {table for table, _ in columns}
+    assert {"events", "sessions", "turns", "touches", "postings", "checkpoints", "ingest_errors"} <= tables
+    found: dict[str, list[str]] = {}
+    for table, column in columns:
+        rows = planted.query(
+            f"SELECT toString(`{column}`) FROM {planted.table(table)} "
+            f"WHERE multiSearchAny(toString(`{column}`), {{needles:Array(String)}})",
+            {"needles": NEEDLES},
+        )
+        leaked = sorted({needle for (value,) in rows for needle in NEEDLES if needle in value})
+        if leaked:
+            found[f"{table}.{column}"] = leaked
+    assert found == {}
+
+
+def test_search_finds_no_secret(planted: Store) -> None:
+    for needle in NEEDLES:
+        data = search_data(
+            planted,
+            query=needle[:200],
+            within_id=None,
+            event_types=[],
+            harness=None,
+            source=None,
+            n_hits=20,
+            bm25=Bm25(),
+            snippet_chars=400,
+        )
+        assert _leaks(data) == [], needle
+
+
+def test_open_shows_no_secret_in_any_session_turn_or_event(planted: Store) -> None:
+    keys = [row[0] for row in planted.query(f"SELECT session_key FROM {planted.table('sessions')} FINAL")]
+    assert len(keys) == 3
+    turns = events = 0
+    for key in keys:
+        session = open_data(
+            planted, id=session_id(key), limit=500, cursor=None, max_results=500, cursor_secret="s"
+        )
+        assert _leaks(session) == []
+        for number, turn in enumerate(session["turns"]):
+            data = open_data(
+                planted, id=turn["id"], limit=500, cursor=None, max_results=500, cursor_secret="s"
+            )
+            assert _leaks(data) == [], turn["id"]
+            turns += 1
+            if (
+                number % 4
+            ):  # each event alone too, for every fourth turn (every event is in some turn page above)
+                continue
+            for event in data["events"]:
+                one = open_data(
+                    planted, id=event["id"], limit=None, cursor=None, max_results=500, cursor_secret="s"
+                )
+                assert _leaks(one) == [], event["id"]
+                events += 1
+    assert turns >= 3 * len(SECRETS) and events >= len(SECRETS)
+
+
+def test_file_attention_shows_no_secret(planted: Store) -> None:
+    data = file_attention_data(
+        planted,
+        path=ENV_FILE,
+        scope="all",
+        granularity="events",
+        start_datetime=None,
+        end_datetime=None,
+        tool=None,
+        harness=None,
+        source=None,
+        mutations_only=False,
+        limit=500,
+        launch_dir=str(Path(ENV_FILE).parent),
+    )
+    assert data.data["summary"]["distinct_sessions"] == 3  # every harness's writes were found
+    assert data.data["result_count"] >= len(SECRETS)
+    assert _leaks(data.data) == []
