@@ -106,7 +106,9 @@ def _default_harness(source: str) -> str:
 def _stop_leftover_daemons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Stop every daemon a test's ``moraine mcp`` started (under this session's temp homes) when the run ends."""
     yield
-    roots = (str(tmp_path_factory.getbasetemp()), "/tmp/mdt")
+    from tests.e2e.daemon_support import HOME_PREFIX
+
+    roots = (str(tmp_path_factory.getbasetemp()), f"/tmp/{HOME_PREFIX}")
     for proc in Path("/proc").glob("[0-9]*"):
         try:
             cmdline = (proc / "cmdline").read_bytes().split(b"\0")

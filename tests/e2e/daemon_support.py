@@ -26,6 +26,10 @@ __all__ = ["MORAINE", "DaemonHome", "codex_turn", "wait_for"]
 MORAINE = Path(sys.executable).with_name("moraine")
 START_TIMEOUT = 120.0
 
+# Homes are named for this test process, so its teardown stops only its own daemons, never those of another
+# pytest run on the same machine (tests/conftest.py).
+HOME_PREFIX = f"mdt{os.getpid()}-"
+
 
 def wait_for(condition: Any, timeout: float, what: str, every: float = 0.05) -> Any:
     """Return ``condition()``'s first truthy value, polling until ``timeout`` (then fail naming ``what``)."""
@@ -72,7 +76,7 @@ def codex_turn(index: int, user_text: str, agent_text: str) -> str:
 class DaemonHome:
     """``HOME`` and ``MORAINE_HOME`` in a short temporary directory (AF_UNIX paths are short)."""
 
-    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mdt", dir="/tmp")))
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix=HOME_PREFIX, dir="/tmp")))
     started: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     @property
