@@ -108,26 +108,28 @@ class Breakage:
 
 def _wrong_values(node: Schema, root: Schema) -> list[tuple[str, Any]]:
     node = _resolve(node, root)
-    types = node.get("type") or [
-        t for o in node.get("anyOf", []) for t in [_resolve(o, root).get("type", "string")]
-    ]
+    branches = [
+        _resolve(o, root) for o in node.get("anyOf", [])
+    ]  # a nullable field is anyOf [its type, null]
+    keywords = {key: value for b in branches for key, value in b.items() if key != "type"} | node
+    types = node.get("type") or [b.get("type", "string") for b in branches]
     types = [types] if isinstance(types, str) else list(types)
     wrong: list[tuple[str, Any]] = [("an object", {"nested": 1})]
-    if "string" not in types and "enum" not in node and not node.get("anyOf"):
+    if "string" not in types and "enum" not in keywords:
         wrong.append(("a string", "seven"))
     if "integer" in types:
-        if "minimum" in node:
-            wrong.append(("below the minimum", node["minimum"] - 1))
-        if "maximum" in node:
-            wrong.append(("above the maximum", node["maximum"] + 1))
+        if "minimum" in keywords:
+            wrong.append(("below the minimum", keywords["minimum"] - 1))
+        if "maximum" in keywords:
+            wrong.append(("above the maximum", keywords["maximum"] + 1))
         wrong.append(("a fraction", 2.5))
-    if "string" in types and _resolve(node, root).get("pattern") == "\\S":
+    if "string" in types and keywords.get("pattern") == "\\S":
         wrong.append(("blank", "   "))
-    if "string" in types and _resolve(node, root).get("minLength"):
+    if "string" in types and keywords.get("minLength"):
         wrong.append(("empty", ""))
     if "array" in types:
         wrong.append(("a bare string", "user_input"))
-    if node.get("anyOf") or "enum" in node:
+    if "enum" in keywords:
         wrong.append(("not in the enum", "no-such-value"))
     if "boolean" in types:
         wrong.append(("a string", "yes"))
