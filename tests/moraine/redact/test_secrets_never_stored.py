@@ -4,7 +4,8 @@ The corpus (``secrets_corpus``) holds 40+ secrets of 25+ kinds; the traces (``pl
 text, shell commands and their output, files written by tools, a session title, a pending compaction summary (adapter
 checkpoint state) and an unparseable line (an ingest error). Afterwards every String column of every table (found
 through ``system.columns``, so a table added later is scanned too) holds none of them, and neither do the answers of
-``search_sessions``, ``open`` (every session, turn and event) and ``file_attention``.
+``search_sessions``, ``open`` (every session, turn and event) and ``file_attention``, nor what the web page gets
+from the HTTP facade (its searches and its Markdown export of every session).
 """
 
 from __future__ import annotations
@@ -15,13 +16,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
+import httpx2
 import pytest
 
+from handlers import Deps, Settings, load_handlers
 from handlers.file_attention import file_attention_data
 from handlers.open import open_data
 from handlers.search_sessions import search_data
 from moraine.ids import session_id
 from moraine.ingest.pipeline import ingest_paths
+from moraine.server.http_app import build_facade_app
+from moraine.server.service import ToolService
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 from tests.moraine.redact.planted_traces import ENV_FILE, write_claude_code, write_codex, write_qwen
@@ -161,3 +167,28 @@ def test_file_attention_shows_no_secret(planted: Store) -> None:
     assert data.data["summary"]["distinct_sessions"] == 3  # every harness's writes were found
     assert data.data["result_count"] >= len(SECRETS)
     assert _leaks(data.data) == []
+
+
+def test_the_facade_and_the_pages_export_show_no_secret(planted: Store, tmp_path: Path) -> None:
+    service = ToolService(
+        Deps(planted, Settings(cursor_secret=b"f" * 32), launch_dir=tmp_path), load_handlers()
+    )
+    keys = [row[0] for row in planted.query(f"SELECT session_key FROM {planted.table('sessions')} FINAL")]
+
+    async def run() -> tuple[list[httpx2.Response], list[httpx2.Response]]:
+        transport = httpx2.ASGITransport(app=build_facade_app(service))
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
+            searches = [
+                await client.post("/v1/tools/search_sessions", json={"query": needle[:200], "n_hits": 20})
+                for needle in NEEDLES
+            ]
+            exports = [await client.get(f"/v1/export/{session_id(key)}?format=md") for key in keys]
+        return searches, exports
+
+    searches, exports = anyio.run(run)
+    assert [r.status_code for r in searches + exports] == [200] * (len(NEEDLES) + 3)
+    answers = [{k: v for k, v in r.json().items() if k != "request"} for r in searches]  # the query is echoed
+    assert sum(len(answer["data"]["results"]) for answer in answers) > 0  # the searches find redacted events
+    assert all("[REDACTED:" in r.text for r in exports)
+    assert [needle for answer in answers for needle in _leaks(answer)] == []
+    assert [needle for r in exports for needle in NEEDLES if needle in r.text] == []
