@@ -131,6 +131,7 @@ def home() -> Iterator[DaemonHome]:
     home.relays = relays  # type: ignore[attr-defined]
     try:
         home.wait_ready()
+        wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")  # slowpoke is indexed
         yield home
     finally:
         for relay in relays:
