@@ -19,9 +19,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from moraine.ingest.adapters._calls import recall_call, remember_call
-from moraine.ingest.adapters._events import mark_final_answer
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -105,9 +104,8 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         timestamp, _ = parse_timestamp(header.get("last_updated"))
         provenance["timestamp_source"] = "session_last_updated" if timestamp is not None else None
 
-    def event(type_: EventType, **fields: Any) -> Event:
-        return Event(session=session, type=type_, timestamp=timestamp, provenance=dict(provenance), **fields)
-
+    record = RecordEvents(session, timestamp, provenance=provenance)
+    event = record.event
     role = message.get("role")
     content = _content_text(message.get("content"))
     if role == "user":
@@ -129,7 +127,7 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
             )
         )
     elif role == "assistant":
-        out.extend(_live_assistant(message, content, model, event, ctx))
+        out.extend(_live_assistant(message, content, model, record, ctx))
     else:
         out.append(
             IngestError("unknown_record", f"message {data.get('index')}: unknown role {str(role)[:40]!r}")
@@ -138,8 +136,9 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
 
 
 def _live_assistant(
-    message: dict[str, Any], content: str, model: str | None, event: Any, ctx: StreamContext
+    message: dict[str, Any], content: str, model: str | None, record: RecordEvents, ctx: StreamContext
 ) -> list[Emitted]:
+    event = record.event
     events: list[Event] = []
     reasoning = as_str(message.get("reasoning")) or as_str(message.get("reasoning_content"))
     if reasoning:
@@ -153,13 +152,12 @@ def _live_assistant(
     for call in calls:
         function = as_dict(call.get("function"))
         events.append(
-            _call(
+            record.tool_call(
                 as_str(function.get("name")),
                 as_str(call.get("id")),
-                function.get("arguments"),
+                parse_json_string(function.get("arguments")),
                 model,
-                event,
-                ctx,
+                calls=ctx.state,
             )
         )
     finish = as_str(message.get("finish_reason"))
@@ -172,32 +170,6 @@ def _live_assistant(
         events[-1].terminal = True
         events[-1].terminal_kind = TerminalKind.STOPPED
     return list(events)
-
-
-def _call(
-    raw_name: str | None,
-    call_id: str | None,
-    raw_arguments: Any,
-    model: str | None,
-    event: Any,
-    ctx: StreamContext,
-) -> Event:
-    name, is_moraine = canonical_tool_name(raw_name or "unknown")
-    remember_call(ctx.state, call_id, name)
-    arguments = parse_json_string(raw_arguments)
-    made: Event = event(
-        EventType.TOOL_CALL,
-        text=render_call(name, arguments),
-        content_format=ContentFormat.TOOL_CALL,
-        tool_name=name,
-        tool_call_id=call_id,
-        arguments=arguments,
-        model=model,
-        is_moraine_tool=is_moraine,
-    )
-    if raw_name and raw_name != name:
-        made.provenance["original_tool_name"] = raw_name
-    return made
 
 
 def _content_text(content: Any) -> str:
@@ -235,7 +207,10 @@ def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
                 event(EventType.USER_INPUT, text=value, starts_turn=bool(value.strip()), speaker=speaker)
             )
         elif speaker == "gpt":
-            events.extend(_gpt(value, model, event, ctx))
+            gpt = RecordEvents(
+                session, timestamp, provenance={"trajectory": ctx.path.name, "turn_from": "gpt"}
+            )
+            events.extend(_gpt(value, model, gpt, ctx))
         elif speaker == "tool":
             events.extend(_tool_turn(value, event, ctx))
         else:
@@ -246,34 +221,28 @@ def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     return out
 
 
-def _gpt(value: str, model: str | None, event: Any, ctx: StreamContext) -> list[Event]:
+def _gpt(value: str, model: str | None, gpt: RecordEvents, ctx: StreamContext) -> list[Event]:
     events: list[Event] = []
     for match in _TAG.finditer(value):
         tag, body = match.group(1), match.group(2).strip()
         if tag == "think":
             events.append(
-                event(
-                    EventType.REASONING,
-                    text=body,
-                    model=model,
-                    content_format=ContentFormat.REASONING,
-                    speaker="gpt",
-                )
+                gpt.event(EventType.REASONING, text=body, model=model, content_format=ContentFormat.REASONING)
             )
         elif tag == "tool_call":
             call = as_dict(parse_json_string(body))
-            made = _call(
-                as_str(call.get("name")),
-                as_str(call.get("id")),
-                call.get("arguments"),
-                model,
-                lambda type_, **fields: event(type_, speaker="gpt", **fields),
-                ctx,
+            events.append(
+                gpt.tool_call(
+                    as_str(call.get("name")),
+                    as_str(call.get("id")),
+                    parse_json_string(call.get("arguments")),
+                    model,
+                    calls=ctx.state,
+                )
             )
-            events.append(made)
     text = _TAG.sub("", value).strip()
     if text:
-        events.append(event(EventType.ASSISTANT_RESPONSE, text=text, model=model, speaker="gpt"))
+        events.append(gpt.event(EventType.ASSISTANT_RESPONSE, text=text, model=model))
     return events
 
 
