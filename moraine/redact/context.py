@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-
 from collections.abc import Callable
 
 from moraine.redact.detector import Detector
