@@ -15,6 +15,7 @@ from starlette.routing import Route
 from moraine.export.document import export_document
 from moraine.export.formats import FORMATS, MEDIA_TYPES
 from moraine.export.walk import ExportError
+from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
 from moraine.server.service import ToolService
 
 __all__ = ["EXPORT_PATH", "export_route"]
@@ -33,15 +34,23 @@ def export_route(service: ToolService) -> Route:
         if document_format not in FORMATS:
             detail = f"format must be one of {', '.join(FORMATS)}, not {document_format!r}"
             return JSONResponse({"detail": detail}, status_code=400)
-        try:
-            document = await export_document(
-                service.call, target_id, document_format, service.deps.settings.max_results
-            )
-        except ExportError as exc:
-            if exc.envelope is None:
-                return JSONResponse({"detail": exc.message}, status_code=400)
-            code = exc.envelope["error"]["code"]
-            return JSONResponse(exc.envelope, status_code=_STATUS.get(code, 500))
+
+        async def work() -> str | ExportError:
+            try:
+                return await export_document(
+                    service.call, target_id, document_format, service.deps.settings.max_results
+                )
+            except ExportError as exc:
+                return exc
+
+        document = await unless_disconnected(request, work)  # a long walk stops when the browser goes away
+        if document is None:
+            return Response(status_code=CLIENT_CLOSED)
+        if isinstance(document, ExportError):
+            if document.envelope is None:
+                return JSONResponse({"detail": document.message}, status_code=400)
+            code = document.envelope["error"]["code"]
+            return JSONResponse(document.envelope, status_code=_STATUS.get(code, 500))
         filename = f"moraine-{_UNSAFE_NAME.sub('-', target_id)}.{document_format}"
         return Response(
             document,

@@ -48,9 +48,12 @@ def _empty(request: Any, deps: Deps) -> Outcome:
     return Outcome(SearchSessionsData(result_count=0, limit=request.n_hits, truncated=False, results=[]), [])
 
 
-def _service(store: Store, control: Store, handle: Handle, admission: Admission) -> ToolService:
+def _service(
+    store: Store, control: Store, handle: Handle, admission: Admission, tool: str = "search_sessions"
+) -> ToolService:
+    """A service whose ``tool`` runs ``handle`` (every other tool answers empty), on a cancelling runner."""
     table = {
-        name: HandlerEntry(c.request_model, c.data_model, handle if name == "search_sessions" else _empty)
+        name: HandlerEntry(c.request_model, c.data_model, handle if name == tool else _empty)
         for name, c in TOOLS.items()
     }
     runner = CancellingRunner(admission, control)
@@ -67,7 +70,7 @@ def _running_marked(control: Store) -> int:
 
 
 def _endless(started: threading.Event) -> Handle:
-    """Return a search handler that runs a query only a kill ends (``started`` is set first)."""
+    """Return a handler that runs a query only a kill ends (``started`` is set first)."""
 
     def endless(request: Any, deps: Deps) -> Outcome:
         started.set()
@@ -200,22 +203,28 @@ def test_an_unreachable_clickhouse_server_is_a_backend_failure() -> None:
     assert caught.value.code == "backend_failure"
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "body", "tool"),
+    [
+        ("POST", "/v1/tools/search_sessions", b'{"query": "x"}', "search_sessions"),
+        ("GET", "/v1/export/session:ses_8P46V0DKXM0VW", b"", "open"),  # the web page's transcript download
+    ],
+)
 def test_a_facade_call_whose_client_disconnects_kills_its_query_and_frees_its_slot(
-    store: Store, control: Store, tmp_path: Path
+    store: Store, control: Store, tmp_path: Path, method: str, path: str, body: bytes, tool: str
 ) -> None:
     started = threading.Event()
     admission = Admission(1, 0)
-    service = _service(store, control, _endless(started), admission)
+    service = _service(store, control, _endless(started), admission, tool)
     access = Access.at(tmp_path / "http-secret")
     app = build_http_app(service, build_mcp_server(service), access)
-    body = b'{"query": "x"}'
     headers = [
         (b"host", b"127.0.0.1:8765"),
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
         (b"authorization", f"Bearer {access.secret.current()}".encode()),
     ]
-    scope = http_scope("POST", "/v1/tools/search_sessions", headers, ("127.0.0.1", 8765))
+    if body:
+        headers += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    scope = http_scope(method, path, headers, ("127.0.0.1", 8765))
     sent: list[dict[str, Any]] = []
     timings: dict[str, float] = {}
 
