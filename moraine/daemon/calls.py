@@ -13,15 +13,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from handlers import Deps, load_handlers
+from handlers import load_handlers
 from moraine.config import Config
 from moraine.daemon.client import DaemonConnection
 from moraine.daemon.launcher import live_state
 from moraine.daemon.paths import DaemonPaths
 from moraine.private_files import restrict_process
-from moraine.server.runtime import settings_from_config
+from moraine.server.runtime import open_deps
 from moraine.server.service import ToolCall, ToolReply, ToolService
-from moraine.store.client import Store
 
 __all__ = ["open_tool_call"]
 
@@ -50,9 +49,8 @@ async def open_tool_call(config: Config) -> AsyncIterator[ToolCall]:
             await connection.aclose()
         return
     restrict_process()  # opening the store (and the cursor secret) may create files under the home: user-only
-    store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
+    deps = open_deps(config, launch_dir=Path(os.getcwd()))
     try:
-        deps = Deps(store=store, settings=settings_from_config(config), launch_dir=Path(os.getcwd()))
         yield ToolService(deps, load_handlers()).call
     finally:
-        store.close()
+        deps.store.close()
