@@ -13,7 +13,8 @@ from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
 from moraine.scope.floor import ProjectFloor, in_floor
-from moraine.search.query import search_terms
+from moraine.search.query import search_forms, search_terms
+from moraine.search.timecue import time_cue
 from moraine.semantic.hybrid import fuser_for
 from moraine.store.client import Store
 from moraine.store.reads.scope import session_exists, turn_exists
@@ -82,6 +83,8 @@ def search_data(
             return data
     search_query = SearchQuery(
         terms=tuple(terms),
+        forms=tuple(search_forms(terms)),
+        period=time_cue(query),
         types=tuple(event_types),
         limit=n_hits,
         harness=harness,

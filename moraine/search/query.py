@@ -7,9 +7,10 @@ holds the rare words. They are dropped unless the query is made of nothing else 
 
 from __future__ import annotations
 
+from moraine.search.forms import related_forms
 from moraine.search.tokenize import query_terms
 
-__all__ = ["FUNCTION_WORDS", "search_terms"]
+__all__ = ["FUNCTION_WORDS", "search_forms", "search_terms"]
 
 FUNCTION_WORDS = frozenset(
     """
@@ -28,3 +29,8 @@ def search_terms(text: str) -> list[str]:
     terms = query_terms(text)
     content = [t for t in terms if t not in FUNCTION_WORDS]
     return content or terms
+
+
+def search_forms(terms: list[str]) -> list[str]:
+    """Return the other English forms of the query's terms that are ranked beside them (no function words)."""
+    return related_forms(terms, exclude=FUNCTION_WORDS)

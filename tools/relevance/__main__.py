@@ -77,6 +77,13 @@ def _locomo(
     help="Weight of the session's own BM25 score in an event's score (0: events ranked alone).",
 )
 @click.option(
+    "--form-weight",
+    type=click.FloatRange(min=0),
+    default=Bm25().form_weight,
+    show_default=True,
+    help="Weight of a query word's other English forms (hike, hiked for hiking) relative to it (0: off).",
+)
+@click.option(
     "--keep-function-words", is_flag=True, help="Rank by every query term, function words included."
 )
 @click.option(
@@ -107,6 +114,7 @@ def main(
     threads: int,
     misses: bool,
     session_weight: float,
+    form_weight: float,
     keep_function_words: bool,
     locomo: Path | None,
     only: tuple[str, ...],
@@ -129,7 +137,7 @@ def main(
         rrf_k=rrf_k, vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads
     )
     with build_store() as store:
-        ranking = Ranking(Bm25(session_weight=session_weight), keep_function_words)
+        ranking = Ranking(Bm25(session_weight=session_weight, form_weight=form_weight), keep_function_words)
         out = evaluate(store, embedder, settings, ranking)
     console.print(_table(out))
     if embedder is not None:

@@ -11,7 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from moraine.ingest.pipeline import ingest_paths
-from moraine.search.query import search_terms
+from moraine.search.query import search_forms, search_terms
+from moraine.search.timecue import time_cue
 from moraine.search.tokenize import query_terms
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.hybrid import Fuser, Hybrid, SemanticSettings
@@ -95,7 +96,13 @@ def _lexical(
     terms = query_terms(q.query) if ranking.function_words else search_terms(q.query)
     page = search(
         store,
-        SearchQuery(terms=tuple(terms), types=q.event_types, limit=CUTOFF),
+        SearchQuery(
+            terms=tuple(terms),
+            forms=tuple(search_forms(terms)),
+            period=time_cue(q.query),
+            types=q.event_types,
+            limit=CUTOFF,
+        ),
         ranking.bm25,
         240,
         fuse=fuse,

@@ -13,6 +13,9 @@ length their summed lengths, the same idf, the average length over those candida
 ``own / best own + session_weight * session / best session``: a short session where the query's words meet beats a
 marathon that mentions each of them once in passing, and a session whose evidence is spread over several messages
 counts it all. Within one session (a session- or turn-scoped search) it changes nothing, so it is skipped there.
+
+Word forms: the query's other English forms (``SearchQuery.forms``, see ``moraine.search.forms``) are ranked as
+further terms whose idf is scaled by ``form_weight``, so "hiking" finds "hiked" below an event that says "hiking".
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any
 
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.scope.floor import ProjectFloor, floor_condition
+from moraine.search.timecue import Period
 from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
@@ -46,6 +50,11 @@ class Bm25:
     b: float = 0.75
     session_weight: float = 1.0  # 0: events ranked alone
     session_depth: int = 50  # events re-ranked with their session's score
+    form_weight: float = 0.5  # a query word's other forms, relative to the word itself (0: off)
+    form_max_share: float = 1.0  # a form found in more than this share of the events is left out
+    time_weight: float = (
+        0.5  # an event in the period the query names scores (1 + time_weight) times more (0: off)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,8 @@ class SearchQuery:
     session_key: int | None = None
     turn_seq: int | None = None  # only with session_key
     floor: ProjectFloor | None = None  # a project-only server's scope
+    forms: tuple[str, ...] = ()  # other forms of the terms, ranked at Bm25.form_weight
+    period: Period | None = None  # the date the query names, lifted at Bm25.time_weight
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +117,11 @@ class _CorpusSizes:
 _corpus_sizes = _CorpusSizes()
 
 
-def _document_frequencies(store: Store, query: SearchQuery) -> dict[str, int]:
+def _document_frequencies(store: Store, terms: list[str], types: tuple[str, ...]) -> dict[str, int]:
     rows = store.query(
         f"SELECT term, count() FROM {store.table('postings')} "
         "WHERE term IN {terms:Array(String)} AND type IN {types:Array(String)} GROUP BY term",
-        {"terms": list(query.terms), "types": list(query.types)},
+        {"terms": terms, "types": list(types)},
     )
     return {str(term): int(n) for term, n in rows}
 
@@ -135,6 +146,26 @@ def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int
         for key, seq, ts, score in rows
     ]  # fmt: skip
     return [(key, seq, score) for key, seq, _ts, score in _contract_order(scored)[: query.limit + 1]]
+
+
+def _in_period_lifted(
+    store: Store, ranked: list[tuple[int, int, float]], period: Period, weight: float
+) -> list[tuple[int, int, float]]:
+    """Multiply the scores of the events that fall in ``period`` by ``1 + weight``, in the contract's order."""
+    if not ranked:
+        return ranked
+    rows = store.query(
+        f"SELECT session_key, seq, timestamp FROM {store.table('events')} "
+        "WHERE (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
+        {"pairs": [(key, seq) for key, seq, _ in ranked]},
+    )
+    stamps = {(int(key), int(seq)): ts for key, seq, ts in rows}
+    lifted = []
+    for key, seq, score in ranked:
+        ts = stamps.get((key, seq))
+        factor = 1.0 + weight if period.contains(ts) else 1.0
+        lifted.append((key, seq, ts, round(score * factor, _SCORE_DIGITS)))
+    return [(key, seq, score) for key, seq, _ts, score in _contract_order(lifted)]
 
 
 def _contract_order(rows: list[tuple[int, int, Any, float]]) -> list[tuple[int, int, Any, float]]:
@@ -171,18 +202,22 @@ def _session_scores(
 def _event_scores(
     store: Store, query: SearchQuery, bm25: Bm25
 ) -> tuple[list[str], list[float], list[tuple[int, int, Any, float]]]:
-    """Return the terms ranked by, their idf, and up to limit + 1 (session key, seq, timestamp, score) by event."""
+    """Return the terms ranked by, their weights (idf, scaled for forms), and up to limit + 1 (session key, seq,
+    timestamp, score) by event."""
     docs, total = _corpus_sizes.get(store, query.types)
     avgdl = max(total / docs, 1.0) if docs else 1.0
-    if len(query.terms) == 1:
+    forms = list(query.forms) if bm25.form_weight > 0 else []
+    if len(query.terms) == 1 and not forms:
         # One term: every score is idf(term) times the term's weight, and scores are normalized by the top one, so
         # idf changes neither order nor result and its document frequency need not be counted.
         terms, idf = list(query.terms), [1.0]
     else:
-        df = _document_frequencies(store, query)
-        terms = [t for t in query.terms if t in df]
+        df = _document_frequencies(store, [*query.terms, *forms], query.types)
         n_docs = float(max(docs, max(df.values(), default=0)))
-        idf = [_idf(n_docs, df[t]) for t in terms]
+        common = bm25.form_max_share * n_docs
+        terms = [t for t in query.terms if t in df] + [t for t in forms if t in df and df[t] <= common]
+        typed = set(query.terms)
+        idf = [_idf(n_docs, df[t]) * (1.0 if t in typed else bm25.form_weight) for t in terms]
     if not terms:
         return terms, idf, []
     where = ["term IN {terms:Array(String)}", "type IN {types:Array(String)}"]
@@ -266,11 +301,16 @@ def search(
     fuse_depth: int = 0,
 ) -> SearchPage:
     """Run a search and return its hydrated page (at most ``query.limit`` hits); ``fuse``: hybrid ranking."""
+    dated = query.period is not None and bm25.time_weight > 0
+    pool = replace(query, limit=max(query.limit, bm25.session_depth)) if dated else query
     if fuse is None:
-        ranked = _ranked(store, query, bm25)
+        ranked = _ranked(store, pool, bm25)
     else:
-        ranked = fuse(store, query, _ranked(store, replace(query, limit=max(query.limit, fuse_depth)), bm25))
-    return hydrate_page(store, ranked, query.limit, list(query.terms), snippet_chars)
+        ranked = fuse(store, pool, _ranked(store, replace(pool, limit=max(pool.limit, fuse_depth)), bm25))
+    if dated:
+        assert query.period is not None
+        ranked = _in_period_lifted(store, ranked, query.period, bm25.time_weight)[: query.limit + 1]
+    return hydrate_page(store, ranked, query.limit, [*query.terms, *query.forms], snippet_chars)
 
 
 def hydrate_page(

@@ -1,10 +1,14 @@
-"""The ranking rules on top of per-event BM25: evidence per session, and questions in natural language."""
+"""The ranking rules on top of per-event BM25: evidence per session, questions in natural language, other forms
+of a query's words, and the date a query names."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from moraine.ids import session_key
-from moraine.search.query import search_terms
+from moraine.search.query import search_forms, search_terms
+from moraine.search.timecue import time_cue
 from moraine.search.tokenize import query_terms
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
@@ -13,8 +17,12 @@ TYPES = ("user_input", "assistant_response")
 EVENTS_ONLY = Bm25(session_weight=0.0)
 
 
-def first_session(store: Store, terms: list[str], bm25: Bm25) -> str:
-    page = search(store, SearchQuery(tuple(terms), TYPES, 10), bm25, snippet_chars=80)
+def first_session(store: Store, terms: list[str], bm25: Bm25, forms: list[str] | None = None) -> str:
+    return first_hit(store, SearchQuery(tuple(terms), TYPES, 10, forms=tuple(forms or ())), bm25)
+
+
+def first_hit(store: Store, query: SearchQuery, bm25: Bm25) -> str:
+    page = search(store, query, bm25, snippet_chars=80)
     assert page.hits
     names = {session_key("codex", name): name for name in ("marathon", "the-fix", "chatty", "answer")}
     return names[page.hits[0].session.key]
@@ -109,3 +117,49 @@ def test_a_question_in_natural_language_is_ranked_by_its_content_words(store: St
     assert first_session(store, search_terms(question), EVENTS_ONLY) == "answer"
     # The rule switched off: the function words ("what", "did", "we", "do", "about", "the") decide.
     assert first_session(store, query_terms(question), EVENTS_ONLY) == "chatty"
+
+
+def test_other_forms_of_a_query_word_count_below_the_word_itself(store: Store) -> None:
+    corpus = Corpus(store)
+    corpus.add(
+        Sess(
+            "answer", turns=[[Ev("user_input", "she adopted a puppy last spring, adopting was easy", at(1))]]
+        )
+    )
+    corpus.add(
+        Sess("chatty", turns=[[Ev("user_input", "so many puppies were at the park that day again", at(2))]])
+    )
+    terms = search_terms("When did she adopt the puppies?")
+    assert terms == ["adopt", "puppies"]
+    forms = search_forms(terms)
+    assert {"adopted", "adopting", "puppy"} <= set(forms)
+    assert first_session(store, terms, Bm25(), forms) == "answer"
+    # The rule switched off: only the exact word counts, and only the chatty session has one.
+    assert first_session(store, terms, Bm25(form_weight=0.0), forms) == "chatty"
+
+
+def test_an_exact_word_outranks_the_same_evidence_in_another_form(store: Store) -> None:
+    corpus = Corpus(store)
+    corpus.add(Sess("answer", turns=[[Ev("user_input", "we adopt the puppies on friday", at(1))]]))
+    corpus.add(Sess("chatty", turns=[[Ev("user_input", "we adopted the puppy on friday", at(2))]]))
+    terms = ["adopt", "puppies"]
+    assert first_session(store, terms, Bm25(), search_forms(terms)) == "answer"
+
+
+def test_an_event_on_the_date_the_query_names_is_lifted(store: Store) -> None:
+    corpus = Corpus(store)
+    may = datetime(2023, 5, 3, 18, 0, tzinfo=UTC)
+    corpus.add(Sess("answer", turns=[[Ev("user_input", "dinner with mom at the new place", at(0, may))]]))
+    corpus.add(
+        Sess(
+            "chatty",
+            turns=[[Ev("user_input", "dinner with mom and dad, dinner again", at(0, may.replace(month=9)))]],
+        )
+    )
+    question = "Who did she have dinner with on May 3, 2023?"
+    terms = search_terms(question)
+    query = SearchQuery(tuple(terms), TYPES, 10, period=time_cue(question))
+    assert query.period is not None
+    assert first_hit(store, query, Bm25()) == "answer"
+    # The rule switched off: the chatty September session says "dinner" twice.
+    assert first_hit(store, query, Bm25(time_weight=0.0)) == "chatty"
