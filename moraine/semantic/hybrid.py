@@ -4,7 +4,7 @@
     enabled = true      # hybrid ranking when the model package is installed (false: lexical only, no vectorizer)
     threads = 1         # CPU threads of the embedder (background vectorizer and query embedding)
     rrf_k = 10          # reciprocal rank fusion constant (tuned on the relevance set)
-    vector_weight = 1   # weight of the vector ranks in the fusion (lexical ranks weigh 1)
+    vector_weight = 0.7 # weight of the vector ranks in the fusion (lexical ranks weigh 1)
     depth = 50          # candidates taken from each ranker before fusion
     min_words = 2       # fuse only queries with at least this many plain words (identifiers stay lexical)
 
@@ -52,7 +52,7 @@ class SemanticSettings:
     enabled: bool = True
     threads: int = 1
     rrf_k: float = 10.0
-    vector_weight: float = 1.0
+    vector_weight: float = 0.7
     depth: int = 50
     min_words: int = 2
 

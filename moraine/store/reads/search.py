@@ -15,7 +15,10 @@ marathon that mentions each of them once in passing, and a session whose evidenc
 counts it all. Within one session (a session- or turn-scoped search) it changes nothing, so it is skipped there.
 
 Word forms: the query's other English forms (``SearchQuery.forms``, see ``moraine.search.forms``) are ranked as
-further terms whose idf is scaled by ``form_weight``, so "hiking" finds "hiked" below an event that says "hiking".
+further terms whose idf is scaled by ``form_weight``, so "hiking" finds "hiked" below an event that says "hiking". A
+form found in more than ``form_max_share`` of the events (and more than 1,000) is left out: its postings cost the
+most and its idf tells least. Dates: a calendar date the query names (``SearchQuery.period``, see ``moraine.search.timecue``) multiplies the
+scores of the candidates from that date by ``1 + time_weight``, after any fusion.
 """
 
 from __future__ import annotations
@@ -51,7 +54,9 @@ class Bm25:
     session_weight: float = 1.0  # 0: events ranked alone
     session_depth: int = 50  # events re-ranked with their session's score
     form_weight: float = 0.5  # a query word's other forms, relative to the word itself (0: off)
-    form_max_share: float = 1.0  # a form found in more than this share of the events is left out
+    form_max_share: float = (
+        0.05  # a form found in more than this share of the events is left out (costly, tells little)
+    )
     time_weight: float = (
         0.5  # an event in the period the query names scores (1 + time_weight) times more (0: off)
     )
@@ -115,6 +120,7 @@ class _CorpusSizes:
 
 
 _corpus_sizes = _CorpusSizes()
+_FORM_FLOOR = 1000  # a form in fewer events is always cheap enough to rank
 
 
 def _document_frequencies(store: Store, terms: list[str], types: tuple[str, ...]) -> dict[str, int]:
@@ -214,7 +220,7 @@ def _event_scores(
     else:
         df = _document_frequencies(store, [*query.terms, *forms], query.types)
         n_docs = float(max(docs, max(df.values(), default=0)))
-        common = bm25.form_max_share * n_docs
+        common = max(bm25.form_max_share * n_docs, _FORM_FLOOR)
         terms = [t for t in query.terms if t in df] + [t for t in forms if t in df and df[t] <= common]
         typed = set(query.terms)
         idf = [_idf(n_docs, df[t]) * (1.0 if t in typed else bm25.form_weight) for t in terms]

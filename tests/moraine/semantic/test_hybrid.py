@@ -42,7 +42,7 @@ def test_identifier_queries_and_tool_only_searches_stay_lexical() -> None:
 
 def test_settings_default_to_on_with_one_thread() -> None:
     settings = settings_from({})
-    assert settings.enabled and settings.threads == 1 and settings.rrf_k > 0 and settings.vector_weight == 1.0
+    assert settings.enabled and settings.threads == 1 and settings.rrf_k > 0 and settings.vector_weight == 0.7
     assert settings_from({"semantic": {"vector_weight": 0.5}}).vector_weight == 0.5
 
 
