@@ -20,27 +20,18 @@ from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
-    canonical_tool_name,
     output_text,
     parse_json_string,
     parse_timestamp,
 )
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
 from moraine.ingest.readers.hermes_json import HEADER_RECORD, MESSAGE_RECORD
 
 __all__ = ["HermesAdapter"]
@@ -105,27 +96,11 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         provenance["timestamp_source"] = "session_last_updated" if timestamp is not None else None
 
     record = RecordEvents(session, timestamp, provenance=provenance)
-    event = record.event
     role = message.get("role")
-    content = _content_text(message.get("content"))
-    if role == "user":
-        out.append(event(EventType.USER_INPUT, text=content, starts_turn=bool(content)))
-    elif role == "system":
-        out.append(event(EventType.SYSTEM, text=content))
-    elif role == "tool":
-        call_id = as_str(message.get("tool_call_id"))
-        name = as_str(message.get("name")) or recall_call(ctx.state, call_id)
-        canonical, is_moraine = canonical_tool_name(name) if name else (None, False)
-        out.append(
-            event(
-                EventType.TOOL_RESPONSE,
-                text=content,
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=canonical,
-                tool_call_id=call_id,
-                is_moraine_tool=is_moraine,
-            )
-        )
+    content = content_text(message.get("content"))
+    said = chat_event(message, content, record, ctx.state, spelling=False)
+    if said is not None:
+        out.append(said)
     elif role == "assistant":
         out.extend(_live_assistant(message, content, model, record, ctx))
     else:
@@ -138,48 +113,22 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
 def _live_assistant(
     message: dict[str, Any], content: str, model: str | None, record: RecordEvents, ctx: StreamContext
 ) -> list[Emitted]:
-    event = record.event
     events: list[Event] = []
     reasoning = as_str(message.get("reasoning")) or as_str(message.get("reasoning_content"))
     if reasoning:
-        events.append(
-            event(EventType.REASONING, text=reasoning, model=model, content_format=ContentFormat.REASONING)
-        )
-    answer = event(EventType.ASSISTANT_RESPONSE, text=content, model=model) if content else None
-    if answer is not None:
-        events.append(answer)
-    calls = [c for c in as_list(message.get("tool_calls")) if isinstance(c, dict)]
-    for call in calls:
-        function = as_dict(call.get("function"))
-        events.append(
-            record.tool_call(
-                as_str(function.get("name")),
-                as_str(call.get("id")),
-                parse_json_string(function.get("arguments")),
-                model,
-                calls=ctx.state,
-            )
-        )
+        events.append(record.reasoning(reasoning, model))
+    calls = tool_calls(message)
     finish = as_str(message.get("finish_reason"))
-    if finish == "stop" or (finish is None and not calls):
-        if answer is not None:
-            answer.is_final_answer = answer.terminal = True
-            answer.terminal_kind = TerminalKind.FINAL_RESPONSE
-            answer.provenance["finish_reason"] = finish
-    elif finish == "length" and events:
+    final = finish == "stop" or (finish is None and not calls)
+    if content:
+        events.append(
+            record.answer(content, model, final, provenance={"finish_reason": finish} if final else {})
+        )
+    events.extend(record.tool_call(*function_call(call), model, calls=ctx.state) for call in calls)
+    if finish == "length" and events:
         events[-1].terminal = True
         events[-1].terminal_kind = TerminalKind.STOPPED
     return list(events)
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        part["text"]
-        for part in as_list(content)
-        if isinstance(part, dict) and isinstance(part.get("text"), str)
-    )
 
 
 def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
@@ -190,29 +139,22 @@ def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     out: list[Emitted] = [] if error is None else [error]
     out.append(SessionInfo(session=session, model=model, started_at=timestamp))
     events: list[Event] = []
-
-    def event(type_: EventType, **fields: Any) -> Event:
-        provenance = {"trajectory": ctx.path.name, "turn_from": fields.pop("speaker")}
-        return Event(session=session, type=type_, timestamp=timestamp, provenance=provenance, **fields)
-
     for turn in as_list(data.get("conversations")):
         if not isinstance(turn, dict) or not isinstance(turn.get("value"), str):
             out.append(IngestError("malformed_record", "trajectory turn without a string value"))
             continue
         speaker, value = turn.get("from"), turn["value"]
+        said = RecordEvents(
+            session, timestamp, provenance={"trajectory": ctx.path.name, "turn_from": speaker}
+        )
         if speaker == "system":
-            events.append(event(EventType.SYSTEM, text=value, speaker=speaker))
+            events.append(said.event(EventType.SYSTEM, text=value))
         elif speaker == "human":
-            events.append(
-                event(EventType.USER_INPUT, text=value, starts_turn=bool(value.strip()), speaker=speaker)
-            )
+            events.append(said.event(EventType.USER_INPUT, text=value, starts_turn=bool(value.strip())))
         elif speaker == "gpt":
-            gpt = RecordEvents(
-                session, timestamp, provenance={"trajectory": ctx.path.name, "turn_from": "gpt"}
-            )
-            events.extend(_gpt(value, model, gpt, ctx))
+            events.extend(_gpt(value, model, said, ctx))
         elif speaker == "tool":
-            events.extend(_tool_turn(value, event, ctx))
+            events.extend(_tool_turn(value, said, ctx))
         else:
             out.append(IngestError("unknown_record", f"trajectory speaker {str(speaker)[:40]!r}"))
     if data.get("completed") is True:
@@ -226,27 +168,19 @@ def _gpt(value: str, model: str | None, gpt: RecordEvents, ctx: StreamContext) -
     for match in _TAG.finditer(value):
         tag, body = match.group(1), match.group(2).strip()
         if tag == "think":
-            events.append(
-                gpt.event(EventType.REASONING, text=body, model=model, content_format=ContentFormat.REASONING)
-            )
+            events.append(gpt.reasoning(body, model))
         elif tag == "tool_call":
             call = as_dict(parse_json_string(body))
-            events.append(
-                gpt.tool_call(
-                    as_str(call.get("name")),
-                    as_str(call.get("id")),
-                    parse_json_string(call.get("arguments")),
-                    model,
-                    calls=ctx.state,
-                )
-            )
+            name, call_id = as_str(call.get("name")), as_str(call.get("id"))
+            arguments = parse_json_string(call.get("arguments"))
+            events.append(gpt.tool_call(name, call_id, arguments, model, calls=ctx.state))
     text = _TAG.sub("", value).strip()
     if text:
-        events.append(gpt.event(EventType.ASSISTANT_RESPONSE, text=text, model=model))
+        events.append(gpt.answer(text, model))
     return events
 
 
-def _tool_turn(value: str, event: Any, ctx: StreamContext) -> list[Event]:
+def _tool_turn(value: str, tool: RecordEvents, ctx: StreamContext) -> list[Event]:
     events: list[Event] = []
     bodies = [m.group(2).strip() for m in _TAG.finditer(value) if m.group(1) == "tool_response"] or [value]
     for body in bodies:
@@ -254,17 +188,6 @@ def _tool_turn(value: str, event: Any, ctx: StreamContext) -> list[Event]:
         fields = as_dict(response)
         call_id = as_str(fields.get("tool_call_id"))
         name = as_str(fields.get("name")) or recall_call(ctx.state, call_id)
-        canonical, is_moraine = canonical_tool_name(name) if name else (None, False)
         payload = fields.get("content", response) if fields else response
-        events.append(
-            event(
-                EventType.TOOL_RESPONSE,
-                text=output_text(payload),
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=canonical,
-                tool_call_id=call_id,
-                is_moraine_tool=is_moraine,
-                speaker="tool",
-            )
-        )
+        events.append(tool.canonical_response(name, call_id, output_text(payload), spelling=False))
     return events

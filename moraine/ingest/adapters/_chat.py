@@ -1,0 +1,60 @@
+"""Chat-completions messages (``{role, content, reasoning, tool_calls, tool_call_id, name}``) -> events.
+
+Shared by the harnesses that keep their conversation as an OpenAI-style message list (Hermes live sessions, NAC)
+or in its pieces (Kimi's wire log): ``content_text`` reads a message's content, ``function_call`` one of its tool
+calls, and ``chat_event`` turns a user, system or tool message into its event. Each harness keeps its own rules
+for assistant messages (which text is the final answer), so those stay in its adapter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, parse_json_string
+from moraine.ingest.model import Event, EventType
+
+__all__ = ["chat_event", "content_text", "function_call", "tool_calls"]
+
+
+def content_text(content: Any) -> str:
+    """Return a message's text: the content string, or the texts of its parts joined by newlines."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        part["text"]
+        for part in as_list(content)
+        if isinstance(part, dict) and isinstance(part.get("text"), str)
+    )
+
+
+def tool_calls(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the tool calls of an assistant message (entries that are not objects are left out)."""
+    return [call for call in as_list(message.get("tool_calls")) if isinstance(call, dict)]
+
+
+def function_call(call: dict[str, Any]) -> tuple[str | None, str | None, Any]:
+    """Return ``(name, call id, arguments)`` of a ``{id, function: {name, arguments}}`` call (arguments parsed)."""
+    function = as_dict(call.get("function"))
+    return as_str(function.get("name")), as_str(call.get("id")), parse_json_string(function.get("arguments"))
+
+
+def chat_event(
+    message: dict[str, Any], content: str, record: RecordEvents, state: dict[str, Any], spelling: bool
+) -> Event | None:
+    """Return the event of a user, system or tool message; None for any other role.
+
+    A tool message names its tool, or the stream ``state`` remembers it by call id; with ``spelling`` the harness's
+    own spelling of the name goes to provenance when it differs from the canonical one.
+    """
+    role = message.get("role")
+    if role == "user":
+        return record.event(EventType.USER_INPUT, text=content, starts_turn=bool(content))
+    if role == "system":
+        return record.event(EventType.SYSTEM, text=content)
+    if role == "tool":
+        call_id = as_str(message.get("tool_call_id"))
+        name = as_str(message.get("name")) or recall_call(state, call_id)
+        return record.canonical_response(name, call_id, content, spelling=spelling)
+    return None
