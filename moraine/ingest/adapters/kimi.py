@@ -17,26 +17,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._chat import content_text, function_call
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_list,
-    as_str,
-    output_text,
-    parse_json_string,
-    parse_timestamp,
-)
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, parse_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
 
 __all__ = ["KimiAdapter"]
 
@@ -74,12 +59,12 @@ class KimiAdapter:
             session, timestamp, as_str(ctx.state.get("cwd")), parent is not None, {"message_type": kind}
         )
         if kind == "TurnBegin":
-            text = _user_text(payload.get("user_input"))
+            text = content_text(payload.get("user_input"))
             out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         elif kind == "ContentPart":
             out.extend(_content(payload, base))
         elif kind == "ToolCall":
-            out.append(_tool_call(payload, base, ctx))
+            out.append(base.tool_call(*function_call(payload), calls=ctx.state))
         elif kind == "ToolResult":
             out.append(_tool_result(payload, base, ctx))
         elif kind == "TurnEnd":
@@ -123,32 +108,13 @@ def _work_dir(ctx: StreamContext) -> str | None:
     return None
 
 
-def _user_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(
-            part["text"] for part in value if isinstance(part, dict) and isinstance(part.get("text"), str)
-        )
-    return ""
-
-
 def _content(payload: dict[str, Any], base: RecordEvents) -> list[Emitted]:
     kind = payload.get("type")
     if kind == "think" and isinstance(payload.get("think"), str):
-        return [
-            base.event(EventType.REASONING, text=payload["think"], content_format=ContentFormat.REASONING)
-        ]
+        return [base.reasoning(payload["think"])]
     if kind == "text" and isinstance(payload.get("text"), str):
-        return [base.event(EventType.ASSISTANT_RESPONSE, text=payload["text"])]
+        return [base.answer(payload["text"])]
     return []
-
-
-def _tool_call(payload: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:
-    function = as_dict(payload.get("function"))
-    arguments = parse_json_string(function.get("arguments"))
-    call_id = as_str(payload.get("id"))
-    return base.tool_call(as_str(function.get("name")), call_id, arguments, calls=ctx.state)
 
 
 def _tool_result(payload: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:

@@ -15,28 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from moraine.ingest.adapters._calls import recall_call, remember_call
+from moraine.ingest.adapters._calls import remember_call
+from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_int,
-    as_list,
-    as_str,
-    canonical_tool_name,
-    parse_json_string,
-    parse_timestamp,
-)
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
 from moraine.ingest.readers.sqlite_nac import SNAPSHOT_RECORD
 
 __all__ = ["NacAdapter"]
@@ -100,28 +84,10 @@ def _message(
         return [IngestError("malformed_record", f"session {session} message {index}: not a JSON object")]
     role = message.get("role")
     base = RecordEvents(session, None, cwd, provenance={"message_index": index, "role": role})
-    event = base.event
-
-    content = _text(message.get("content"))
-    if role == "system":
-        return [event(EventType.SYSTEM, text=content)]
-    if role == "user":
-        return [event(EventType.USER_INPUT, text=content, starts_turn=bool(content))]
-    if role == "tool":
-        call_id = as_str(message.get("tool_call_id"))
-        raw_name = as_str(message.get("name")) or recall_call(ctx.state, call_id)
-        name, is_moraine = canonical_tool_name(raw_name) if raw_name else (None, False)
-        return [
-            event(
-                EventType.TOOL_RESPONSE,
-                text=content,
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=call_id,
-                is_moraine_tool=is_moraine,
-                provenance={"original_tool_name": raw_name} if raw_name and raw_name != name else {},
-            )
-        ]
+    content = content_text(message.get("content"))
+    said = chat_event(message, content, base, ctx.state, spelling=True)
+    if said is not None:
+        return [said]
     if role == "assistant":
         return list(_assistant(message, content, model, base, ctx))
     return [
@@ -132,32 +98,18 @@ def _message(
 def _assistant(
     message: dict[str, Any], content: str, model: str | None, base: RecordEvents, ctx: StreamContext
 ) -> list[Event]:
-    event = base.event
     events: list[Event] = []
     reasoning = as_str(message.get("reasoning_text")) or as_str(message.get("reasoning_content"))
     if reasoning:
-        events.append(
-            event(EventType.REASONING, text=reasoning, model=model, content_format=ContentFormat.REASONING)
-        )
-    calls = [c for c in as_list(message.get("tool_calls")) if isinstance(c, dict)]
+        events.append(base.reasoning(reasoning, model))
+    calls = tool_calls(message)
     if content:
-        final = not calls
-        events.append(
-            event(
-                EventType.ASSISTANT_RESPONSE,
-                text=content,
-                model=model,
-                is_final_answer=final,
-                terminal=final,
-                terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
-            )
-        )
+        events.append(base.answer(content, model, final=not calls))
     for call in calls:
-        function = as_dict(call.get("function"))
-        raw_name = as_str(function.get("name")) or "unknown"
-        call_id = as_str(call.get("id"))
+        name, call_id, arguments = function_call(call)
+        raw_name = name or "unknown"
         remember_call(ctx.state, call_id, raw_name)  # the response names its tool the harness's way
-        events.append(base.tool_call(raw_name, call_id, parse_json_string(function.get("arguments")), model))
+        events.append(base.tool_call(raw_name, call_id, arguments, model))
     return events
 
 
@@ -182,44 +134,19 @@ def _episode(
                 started_at=timestamp,
             )
         )
+    # The worker's turn: the action is its input, the content its final answer (an empty one just stops it).
     provenance = {"episode_id": episode.get("id"), "thread_name": thread}
-    action = as_str(episode.get("action")) or ""
+    turn = RecordEvents(session, timestamp, cwd, sidechain=True, provenance=provenance)
     result = as_str(episode.get("content")) or ""
+    out.append(turn.event(EventType.USER_INPUT, text=as_str(episode.get("action")) or "", starts_turn=True))
     out.append(
-        Event(
-            session=session,
-            type=EventType.USER_INPUT,
-            text=action,
-            timestamp=timestamp,
-            cwd=cwd,
-            starts_turn=True,
-            sidechain=True,
-            provenance=dict(provenance),
-        )
-    )
-    out.append(
-        Event(
-            session=session,
-            type=EventType.ASSISTANT_RESPONSE,
+        turn.event(
+            EventType.ASSISTANT_RESPONSE,
             text=result,
-            timestamp=timestamp,
-            cwd=cwd,
             model=model,
             is_final_answer=bool(result),
             terminal=True,
             terminal_kind=TerminalKind.FINAL_RESPONSE if result else TerminalKind.STOPPED,
-            sidechain=True,
-            provenance=dict(provenance),
         )
     )
     return out
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        part["text"]
-        for part in as_list(content)
-        if isinstance(part, dict) and isinstance(part.get("text"), str)
-    )
