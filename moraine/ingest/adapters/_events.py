@@ -95,15 +95,7 @@ class RecordEvents:
 
     def tool_response(self, name: str | None, call_id: str | None, text: str, **fields: Any) -> Event:
         """Return a tool response of this record to the call ``call_id`` of tool ``name`` (``fields``: the rest)."""
-        return self.event(
-            EventType.TOOL_RESPONSE,
-            text=text,
-            content_format=ContentFormat.TOOL_RESPONSE,
-            tool_name=name,
-            tool_call_id=call_id,
-            is_moraine_tool=is_moraine_tool_name(name),
-            **fields,
-        )
+        return self._response(name, call_id, is_moraine_tool_name(name), text, fields)
 
     def canonical_response(
         self, raw_name: str | None, call_id: str | None, text: str, *, spelling: bool = True, **fields: Any
@@ -113,9 +105,20 @@ class RecordEvents:
         With ``spelling`` the harness's own spelling of the name goes to provenance when it differs.
         """
         name, is_moraine = canonical_tool_name(raw_name) if raw_name else (None, False)
-        provenance = fields.pop("provenance", {})
         if spelling and raw_name and raw_name != name:
-            provenance = {**provenance, "original_tool_name": raw_name}
+            fields["provenance"] = {**fields.get("provenance", {}), "original_tool_name": raw_name}
+        return self._response(name, call_id, is_moraine, text, fields)
+
+    def response_to(self, call: Event, text: str, **fields: Any) -> Event:
+        """Return the response to ``call``, a tool call of this record: same tool, call id and original spelling."""
+        spelling = call.provenance.get("original_tool_name")
+        if spelling is not None:
+            fields["provenance"] = {"original_tool_name": spelling, **fields.get("provenance", {})}
+        return self._response(call.tool_name, call.tool_call_id, call.is_moraine_tool, text, fields)
+
+    def _response(
+        self, name: str | None, call_id: str | None, is_moraine: bool, text: str, fields: dict[str, Any]
+    ) -> Event:
         return self.event(
             EventType.TOOL_RESPONSE,
             text=text,
@@ -123,7 +126,6 @@ class RecordEvents:
             tool_name=name,
             tool_call_id=call_id,
             is_moraine_tool=is_moraine,
-            provenance=provenance,
             **fields,
         )
 

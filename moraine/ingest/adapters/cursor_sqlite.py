@@ -22,13 +22,11 @@ from moraine.ingest.adapters.fields import (
     parse_timestamp,
 )
 from moraine.ingest.model import (
-    ContentFormat,
     Emitted,
     Event,
     EventType,
     IngestError,
     SessionInfo,
-    TerminalKind,
 )
 
 __all__ = ["SNAPSHOT_RECORD", "normalize_composer"]
@@ -94,62 +92,36 @@ def _bubble(session: str, bubble: dict[str, Any], cwd: str | None) -> list[Emitt
     model = None if model == "default" else model
 
     base = RecordEvents(session, timestamp, cwd, provenance=provenance)
-    event = base.event
-
     kind = value.get("type", bubble.get("type"))
     text = value.get("text") if isinstance(value.get("text"), str) else ""
     if kind == 1:
-        out.append(event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
+        out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         return out
     if kind != 2:
         out.append(IngestError("unknown_record", f"bubble {bubble.get('id')} of {session}: type {kind!r}"))
         return out
     thinking = as_str(as_dict(value.get("thinking")).get("text"))
     if thinking:
-        out.append(
-            event(EventType.REASONING, text=thinking, model=model, content_format=ContentFormat.REASONING)
-        )
+        out.append(base.reasoning(thinking, model))
     tool = value.get("toolFormerData")
     if isinstance(tool, dict):
         out.extend(_tool(tool, base, model))
     if text:
-        final = isinstance(value.get("turnDurationMs"), int | float)
-        out.append(
-            event(
-                EventType.ASSISTANT_RESPONSE,
-                text=text,
-                model=model,
-                is_final_answer=final,
-                terminal=final,
-                terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
-            )
-        )
+        out.append(base.answer(text, model, final=isinstance(value.get("turnDurationMs"), int | float)))
     return out
 
 
 def _tool(tool: dict[str, Any], base: RecordEvents, model: str | None) -> list[Event]:
-    raw_name = as_str(tool.get("name")) or "unknown"
     call_id = as_str(tool.get("toolCallId"))
     call_id = call_id.splitlines()[0] if call_id else None
     arguments = parse_json_string(
         tool.get("params") if tool.get("params") not in (None, "") else tool.get("rawArgs")
     )
     status = as_str(tool.get("status"))
-    call = base.tool_call(raw_name, call_id, arguments, model)
-    name, is_moraine = call.tool_name, call.is_moraine_tool
-    naming = {"original_tool_name": raw_name} if raw_name != name else {}
+    call = base.tool_call(as_str(tool.get("name")), call_id, arguments, model)
     if status not in _FINISHED_TOOL:
         return [call]
     failed = status != "completed"
     output = tool.get("error") if failed and tool.get("error") is not None else tool.get("result")
-    response = base.event(
-        EventType.TOOL_RESPONSE,
-        text=json_text(parse_json_string(output)) if output is not None else "",
-        content_format=ContentFormat.TOOL_RESPONSE,
-        tool_name=name,
-        tool_call_id=call_id,
-        tool_error=failed,
-        is_moraine_tool=is_moraine,
-    )
-    response.provenance.update({**naming, "status": status})
-    return [call, response]
+    text = json_text(parse_json_string(output)) if output is not None else ""
+    return [call, base.response_to(call, text, tool_error=failed, provenance={"status": status})]

@@ -24,7 +24,6 @@ from moraine.ingest.adapters.fields import (
     parse_timestamp,
 )
 from moraine.ingest.model import (
-    ContentFormat,
     Emitted,
     EventType,
     IngestError,
@@ -77,14 +76,7 @@ class OpenCodeAdapter:
         if kind == "text":
             out.extend(_text(part, message, role, model, base, data.get("last_text") is True))
         elif kind == "reasoning" and isinstance(part.get("text"), str):
-            out.append(
-                base.event(
-                    EventType.REASONING,
-                    text=part["text"],
-                    model=model,
-                    content_format=ContentFormat.REASONING,
-                )
-            )
+            out.append(base.reasoning(part["text"], model))
         elif kind == "tool":
             out.extend(_tool(part, model, base))
         elif kind == "step-finish":
@@ -123,50 +115,28 @@ def _text(
     base: RecordEvents,
     last_text: bool,
 ) -> list[Emitted]:
-    text = part.get("text") if isinstance(part.get("text"), str) else ""
+    text = as_str(part.get("text")) or ""
     if role == "user":
         if part.get("synthetic") is True:
             return [base.event(EventType.SYSTEM, text=text, provenance={"synthetic": True})]
         return [base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text))]
     final = role == "assistant" and last_text and message.get("finish") == "stop"
-    return [
-        base.event(
-            EventType.ASSISTANT_RESPONSE,
-            text=text,
-            model=model,
-            is_final_answer=final,
-            terminal=final,
-            terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
-        )
-    ]
+    return [base.answer(text, model, final)]
 
 
 def _tool(part: dict[str, Any], model: str | None, base: RecordEvents) -> list[Emitted]:
     state = as_dict(part.get("state"))
     status = as_str(state.get("status"))
-    call_id = as_str(part.get("callID"))
-    raw_name = as_str(part.get("tool")) or "unknown"
-    call = base.tool_call(raw_name, call_id, state.get("input"), model)
-    name, is_moraine = call.tool_name, call.is_moraine_tool
-    naming = {"original_tool_name": raw_name} if raw_name != name else {}
-    events: list[Emitted] = [call]
-    if status in _ENDED_TOOL:
-        failed = status == "error"
-        output = state.get("error") if failed else state.get("output")
-        events.append(
-            base.event(
-                EventType.TOOL_RESPONSE,
-                text=json_text(output),
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=call_id,
-                tool_error=failed,
-                exit_code=as_int(as_dict(state.get("metadata")).get("exit")),
-                is_moraine_tool=is_moraine,
-                provenance={**naming, "status": status},
-            )
-        )
-    return events
+    call = base.tool_call(as_str(part.get("tool")), as_str(part.get("callID")), state.get("input"), model)
+    if status not in _ENDED_TOOL:
+        return [call]
+    failed = status == "error"
+    text = json_text(state.get("error") if failed else state.get("output"))
+    exit_code = as_int(as_dict(state.get("metadata")).get("exit"))
+    response = base.response_to(
+        call, text, tool_error=failed, exit_code=exit_code, provenance={"status": status}
+    )
+    return [call, response]
 
 
 def _step_finish(part: dict[str, Any], base: RecordEvents) -> list[Emitted]:
