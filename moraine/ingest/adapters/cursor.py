@@ -25,7 +25,6 @@ from moraine.ingest.adapters.fields import (
     trailing_uuid,
 )
 from moraine.ingest.model import (
-    ContentFormat,
     Emitted,
     Event,
     EventType,
@@ -71,7 +70,7 @@ class CursorAdapter:
         elif role == "assistant":
             out.extend(_assistant(blocks, line, as_str(data.get("model")), ctx))
         elif role == "tool":
-            out.extend(_tool_results(blocks, line, ctx))
+            out.extend(_tool_result(b, line, ctx) for b in blocks if b.get("type") == "tool_result")
         elif isinstance(data.get("message"), dict) or role is not None:
             out.append(IngestError("unknown_record", f"unknown transcript role {str(role)[:40]!r}"))
         else:
@@ -92,34 +91,20 @@ def _assistant(
 ) -> list[Emitted]:
     events: list[Event] = []
     for block in blocks:
-        kind = block.get("type")
-        text = block.get("text")
+        kind, text = block.get("type"), block.get("text")
         if kind in _REASONING_BLOCKS and isinstance(text, str):
-            events.append(
-                line.event(
-                    EventType.REASONING, text=text, model=model, content_format=ContentFormat.REASONING
-                )
-            )
+            events.append(line.reasoning(text, model))
         elif kind == "text" and isinstance(text, str):
-            events.append(line.event(EventType.ASSISTANT_RESPONSE, text=text, model=model))
+            events.append(line.answer(text, model))
         elif kind == "tool_use":
-            call_id = as_str(block.get("id"))
-            events.append(
-                line.tool_call(as_str(block.get("name")), call_id, block.get("input"), model, calls=ctx.state)
-            )
+            name, call_id = as_str(block.get("name")), as_str(block.get("id"))
+            events.append(line.tool_call(name, call_id, block.get("input"), model, calls=ctx.state))
     return end_message(events)
 
 
-def _tool_results(blocks: list[dict[str, Any]], line: RecordEvents, ctx: StreamContext) -> list[Emitted]:
-    events: list[Emitted] = []
-    for block in blocks:
-        if block.get("type") != "tool_result":
-            continue
-        call_id = as_str(block.get("tool_use_id"))
-        name = as_str(block.get("name")) or recall_call(ctx.state, call_id)
-        error = block.get("is_error")
-        text = output_text(block.get("content"))
-        events.append(
-            line.tool_response(name, call_id, text, tool_error=error if isinstance(error, bool) else None)
-        )
-    return events
+def _tool_result(block: dict[str, Any], line: RecordEvents, ctx: StreamContext) -> Event:
+    call_id = as_str(block.get("tool_use_id"))
+    name = as_str(block.get("name")) or recall_call(ctx.state, call_id)
+    error = block.get("is_error")
+    text = output_text(block.get("content"))
+    return line.tool_response(name, call_id, text, tool_error=error if isinstance(error, bool) else None)

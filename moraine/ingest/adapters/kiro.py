@@ -25,7 +25,6 @@ from moraine.ingest.adapters.fields import (
     parse_timestamp,
 )
 from moraine.ingest.model import (
-    ContentFormat,
     Emitted,
     Event,
     EventType,
@@ -71,7 +70,10 @@ class KiroAdapter:
         elif kind == "AssistantMessage":
             out.extend(_assistant(blocks, base, ctx))
         elif kind == "ToolResults":
-            out.extend(_tool_results(blocks, base, ctx))
+            results = [
+                b["data"] for b in blocks if b.get("kind") == "toolResult" and isinstance(b.get("data"), dict)
+            ]
+            out.extend(_tool_result(result, base, ctx) for result in results)
         elif kind == "Compaction":
             out.append(base.event(EventType.COMPACTION, text=as_str(body.get("summary")) or ""))
         else:
@@ -121,41 +123,29 @@ def _assistant(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamCont
         value = block.get("data")
         if kind == "thinking":
             text = value if isinstance(value, str) else as_str(as_dict(value).get("text")) or ""
-            events.append(
-                base.event(
-                    EventType.REASONING,
-                    text=text,
-                    model=default_model,
-                    content_format=ContentFormat.REASONING,
-                )
-            )
+            events.append(base.reasoning(text, default_model))
         elif kind == "text" and isinstance(value, str):
-            events.append(base.event(EventType.ASSISTANT_RESPONSE, text=value, model=default_model))
+            events.append(base.answer(value, default_model))
         elif kind == "toolUse" and isinstance(value, dict):
-            model = as_str(value.get("modelId")) or default_model
-            call_id = as_str(value.get("toolUseId"))
-            events.append(
-                base.tool_call(as_str(value.get("name")), call_id, value.get("input"), model, calls=ctx.state)
-            )
+            events.append(_tool_use(value, base, default_model, ctx))
     return end_message(events)
 
 
-def _tool_results(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
-    out: list[Emitted] = []
-    for block in blocks:
-        value = block.get("data")
-        if block.get("kind") != "toolResult" or not isinstance(value, dict):
-            continue
-        call_id = as_str(value.get("toolUseId"))
-        name = recall_call(ctx.state, call_id)
-        status = as_str(value.get("status"))
-        out.append(
-            base.tool_response(
-                name,
-                call_id,
-                output_text(value.get("content")),
-                tool_error=(status not in _OK_STATUSES) if status else None,
-                provenance={"status": status} if status else {},
-            )
-        )
-    return out
+def _tool_use(
+    use: dict[str, Any], base: RecordEvents, default_model: str | None, ctx: StreamContext
+) -> Event:
+    model = as_str(use.get("modelId")) or default_model
+    call_id = as_str(use.get("toolUseId"))
+    return base.tool_call(as_str(use.get("name")), call_id, use.get("input"), model, calls=ctx.state)
+
+
+def _tool_result(result: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:
+    call_id = as_str(result.get("toolUseId"))
+    status = as_str(result.get("status"))
+    return base.tool_response(
+        recall_call(ctx.state, call_id),
+        call_id,
+        output_text(result.get("content")),
+        tool_error=(status not in _OK_STATUSES) if status else None,
+        provenance={"status": status} if status else {},
+    )

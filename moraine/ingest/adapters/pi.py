@@ -22,7 +22,6 @@ from moraine.ingest.adapters.fields import (
     as_int,
     as_list,
     as_str,
-    canonical_tool_name,
     epoch_to_datetime,
     output_text,
     parse_timestamp,
@@ -195,19 +194,9 @@ def _assistant(message: dict[str, Any], base: RecordEvents, ctx: StreamContext) 
             continue
         kind = block.get("type")
         if kind == "thinking" and isinstance(block.get("thinking"), str):
-            events.append(
-                base.event(
-                    EventType.REASONING,
-                    text=block["thinking"],
-                    model=model,
-                    content_format=ContentFormat.REASONING,
-                    provenance=extra,
-                )
-            )
+            events.append(base.reasoning(block["thinking"], model, provenance=extra))
         elif kind == "text" and isinstance(block.get("text"), str):
-            events.append(
-                base.event(EventType.ASSISTANT_RESPONSE, text=block["text"], model=model, provenance=extra)
-            )
+            events.append(base.answer(block["text"], model, provenance=extra))
         elif kind == "toolCall":
             events.append(_tool_call(block, base, model, extra))
     terminal_kind = _STOP_KINDS.get(stop or "")
@@ -242,19 +231,12 @@ def _tool_call(block: dict[str, Any], base: RecordEvents, model: str | None, ext
 
 
 def _tool_result(message: dict[str, Any], base: RecordEvents) -> Event:
-    raw_name = as_str(message.get("toolName")) or "unknown"
-    name, is_moraine = canonical_tool_name(raw_name)
-    provenance = {"original_tool_name": raw_name} if raw_name != name else {}
     error = message.get("isError")
-    return base.event(
-        EventType.TOOL_RESPONSE,
-        text=output_text(message.get("content")),
-        content_format=ContentFormat.TOOL_RESPONSE,
-        tool_name=name,
-        tool_call_id=as_str(message.get("toolCallId")),
+    return base.canonical_response(
+        as_str(message.get("toolName")) or "unknown",
+        as_str(message.get("toolCallId")),
+        output_text(message.get("content")),
         tool_error=error if isinstance(error, bool) else None,
-        is_moraine_tool=is_moraine,
-        provenance=provenance,
     )
 
 

@@ -17,12 +17,10 @@ from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
-    canonical_tool_name,
     output_text,
     parse_timestamp,
 )
 from moraine.ingest.model import (
-    ContentFormat,
     Emitted,
     Event,
     EventType,
@@ -112,16 +110,9 @@ def _assistant(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> 
         if isinstance(call, dict):
             events.append(_tool_call(call, base, model))
         elif isinstance(part.get("text"), str) and part.get("thought"):
-            events.append(
-                base.event(
-                    EventType.REASONING,
-                    text=part["text"],
-                    model=model,
-                    content_format=ContentFormat.REASONING,
-                )
-            )
+            events.append(base.reasoning(part["text"], model))
         elif isinstance(part.get("text"), str):
-            events.append(base.event(EventType.ASSISTANT_RESPONSE, text=part["text"], model=model))
+            events.append(base.answer(part["text"], model))
     if not calls_tools:
         mark_final_answer(events)
     out: list[Emitted] = list(events)
@@ -143,24 +134,17 @@ def _tool_result(data: dict[str, Any], base: RecordEvents) -> list[Emitted]:
         response = part.get("functionResponse")
         if not isinstance(response, dict):
             continue
-        raw_name = as_str(response.get("name")) or "unknown"
-        name, is_moraine = canonical_tool_name(raw_name)
-        extra: dict[str, Any] = {"status": status} if status else {}
-        if raw_name != name:
-            extra["original_tool_name"] = raw_name
+        call_id = (
+            as_str(result.get("callId")) or as_str(response.get("id")) or as_str(base.provenance.get("uuid"))
+        )
         payload = response.get("response")
         events.append(
-            base.event(
-                EventType.TOOL_RESPONSE,
-                text=output_text(payload) if payload is not None else "",
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=as_str(result.get("callId"))
-                or as_str(response.get("id"))
-                or as_str(base.provenance.get("uuid")),
+            base.canonical_response(
+                as_str(response.get("name")) or "unknown",
+                call_id,
+                output_text(payload) if payload is not None else "",
                 tool_error=status in _FAILED_STATUSES if status else None,
-                is_moraine_tool=is_moraine,
-                provenance=extra,
+                provenance={"status": status} if status else {},
             )
         )
     return events
