@@ -9,11 +9,11 @@ agent loop, so its last text is the turn's final answer. Records of the IDE chat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD, normalize_composer
 from moraine.ingest.adapters.fields import (
@@ -29,7 +29,6 @@ from moraine.ingest.model import (
     Event,
     EventType,
     IngestError,
-    RawRecord,
 )
 
 __all__ = ["CursorAdapter"]
@@ -38,16 +37,13 @@ _REASONING_BLOCKS = frozenset({"reasoning", "thinking"})
 _QUERY_OPEN, _QUERY_CLOSE = "<user_query>", "</user_query>"
 
 
-class CursorAdapter:
+class CursorAdapter(ObjectAdapter):
     """Normalize Cursor agent transcripts and IDE chat-store snapshots."""
 
     harness = "cursor"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one transcript line or store snapshot."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         if data.get("record") == SNAPSHOT_RECORD:
             return normalize_composer(data, ctx)
         session = trailing_uuid(ctx.path.stem) or trailing_uuid(ctx.path.parent.name) or ctx.path.stem

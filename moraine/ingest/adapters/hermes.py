@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -31,7 +31,7 @@ from moraine.ingest.adapters.fields import (
     parse_json_string,
     parse_timestamp,
 )
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.hermes_json import HEADER_RECORD, MESSAGE_RECORD
 
 __all__ = ["HermesAdapter"]
@@ -39,16 +39,13 @@ __all__ = ["HermesAdapter"]
 _TAG = re.compile(r"<(think|tool_call|tool_response)>(.*?)</\1>", re.DOTALL)
 
 
-class HermesAdapter:
+class HermesAdapter(ObjectAdapter):
     """Normalize Hermes live session records and trajectory lines."""
 
     harness = "hermes"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one record."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         kind = data.get("record")
         if kind == HEADER_RECORD:
             return _header(as_dict(data.get("session")), ctx)

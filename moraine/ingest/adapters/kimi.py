@@ -13,31 +13,28 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._chat import content_text, function_call
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, parse_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["KimiAdapter"]
 
 _SILENT = frozenset({"StepBegin", "StatusUpdate", "ToolCallPart", "SubagentEvent", "CompactionBegin"})
 
 
-class KimiAdapter:
+class KimiAdapter(ObjectAdapter):
     """Normalize Kimi CLI wire logs, sub-agent logs included."""
 
     harness = "kimi-cli"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one wire line."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         out: list[Emitted] = []
         session, parent = _session_of(ctx)
         if not ctx.state.get("announced"):

@@ -12,30 +12,29 @@ The state remembers, per session, how many messages and which episodes were emit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import remember_call
 from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.sqlite_nac import SNAPSHOT_RECORD
 
 __all__ = ["NacAdapter"]
 
 
-class NacAdapter:
+class NacAdapter(TaggedAdapter):
     """Normalize NAC session snapshots (main sessions and their worker threads)."""
 
     harness = "nac"
+    tag = SNAPSHOT_RECORD
+    untagged = "not a NAC session snapshot"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_tagged(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the not-yet-emitted events and session metadata of one session snapshot."""
-        data = record.data
-        if not isinstance(data, dict) or data.get("record") != SNAPSHOT_RECORD:
-            return [IngestError("unknown_record", "not a NAC session snapshot")]
         row = as_dict(data.get("session"))
         session = as_str(row.get("session_id"))
         messages = data.get("messages")

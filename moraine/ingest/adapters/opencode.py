@@ -11,10 +11,10 @@ finished with ``stop``, its last text part is the final answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -27,7 +27,6 @@ from moraine.ingest.model import (
     Emitted,
     EventType,
     IngestError,
-    RawRecord,
     SessionInfo,
     TerminalKind,
 )
@@ -45,16 +44,15 @@ _STOP_KINDS = {
 }
 
 
-class OpenCodeAdapter:
+class OpenCodeAdapter(TaggedAdapter):
     """Normalize OpenCode message parts."""
 
     harness = "opencode"
+    tag = PART_RECORD
+    untagged = "not an OpenCode part record"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_tagged(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one part."""
-        data = record.data
-        if not isinstance(data, dict) or data.get("record") != PART_RECORD:
-            return [IngestError("unknown_record", "not an OpenCode part record")]
         session_row = as_dict(data.get("session"))
         session = as_str(session_row.get("id"))
         part_row = as_dict(data.get("part"))

@@ -9,13 +9,13 @@ branch summaries, labels, custom entries and ``session_info`` (the session's nam
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from pathlib import PurePath
 from typing import Any
 
 from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -33,7 +33,6 @@ from moraine.ingest.model import (
     Event,
     EventType,
     IngestError,
-    RawRecord,
     SessionInfo,
     TerminalKind,
 )
@@ -49,18 +48,15 @@ _STOP_KINDS = {
 }
 
 
-class PiFamilyNormalizer:
+class PiFamilyNormalizer(ObjectAdapter):
     """The normalizer of the pi session-tree schema; subclasses set the harness and sub-agent policy."""
 
     harness = "pi-coding-agent"
     # Whether a ``parentSession`` header field names a parent this session is a sub-agent of.
     parent_is_subagent = False
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one tree entry."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         kind = as_str(data.get("type")) or ""
         out: list[Emitted] = []
         if kind == "session":

@@ -8,10 +8,10 @@ text part is the turn's final answer. Telemetry, file snapshots and unknown reco
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -25,7 +25,6 @@ from moraine.ingest.model import (
     Event,
     EventType,
     IngestError,
-    RawRecord,
     SessionInfo,
 )
 
@@ -35,16 +34,13 @@ _SYSTEM_USER_SUBTYPES = frozenset({"notification", "cron"})
 _FAILED_STATUSES = frozenset({"error", "failed", "cancelled", "canceled"})
 
 
-class QwenAdapter:
+class QwenAdapter(ObjectAdapter):
     """Normalize Qwen Code chat records."""
 
     harness = "qwen-code"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one chat record."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         session = as_str(data.get("sessionId")) or ctx.state.get("session") or ctx.path.stem
         out: list[Emitted] = []
         if ctx.state.get("session") != session:
