@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -42,13 +43,9 @@ def normalize_composer(data: dict[str, Any], ctx: StreamContext) -> list[Emitted
     bubbles = data.get("bubbles")
     if not session or not isinstance(bubbles, list):
         return [IngestError("malformed_record", "cursor composer snapshot without composer_id or bubbles")]
-    seen = ctx.state.setdefault("composers", {})
-    known = as_dict(seen.get(session))
-    out: list[Emitted] = []
+    known = session_entry(ctx.state, "composers", session)
     info = _session_info(session, composer)
-    signature = [info.title, info.summary, info.cwd]
-    if known.get("info") != signature:
-        out.append(info)
+    out: list[Emitted] = [info] if changed(known, "info", [info.title, info.summary, info.cwd]) else []
     emitted = known.get("emitted", 0) if isinstance(known.get("emitted"), int) else 0
     cwd = info.cwd
     for bubble in bubbles[emitted:]:
@@ -61,7 +58,7 @@ def normalize_composer(data: dict[str, Any], ctx: StreamContext) -> list[Emitted
             )
             continue
         out.extend(_bubble(session, bubble, cwd))
-    seen[session] = {"emitted": emitted, "info": signature}
+    known["emitted"] = emitted
     return out
 
 

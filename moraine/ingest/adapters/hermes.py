@@ -21,6 +21,7 @@ from typing import Any
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
@@ -79,8 +80,7 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         return [IngestError("malformed_record", f"message {data.get('index')} is not a JSON object")]
     out: list[Emitted] = []
     model = as_str(header.get("model"))
-    if model and model != ctx.state.get("model"):
-        ctx.state["model"] = model
+    if model and changed(ctx.state, "model", model):
         out.append(SessionInfo(session=session, model=model))
     timestamp, error = parse_timestamp(message.get("timestamp"))
     if error is not None:

@@ -18,6 +18,7 @@ from typing import Any
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._chat import content_text, function_call
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, parse_timestamp
@@ -37,8 +38,7 @@ class KimiAdapter(ObjectAdapter):
         """Return the events, session metadata and ingest errors of one wire line."""
         out: list[Emitted] = []
         session, parent = _session_of(ctx)
-        if not ctx.state.get("announced"):
-            ctx.state["announced"] = True
+        if changed(ctx.state, "announced", True):
             ctx.state["cwd"] = _work_dir(ctx)
             out.append(SessionInfo(session=session, parent_session=parent, cwd=ctx.state["cwd"]))
         if data.get("type") == "metadata":

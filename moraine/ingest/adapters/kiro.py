@@ -16,6 +16,7 @@ from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
+from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -88,10 +89,8 @@ def _sidecar(ctx: StreamContext) -> list[Emitted]:
         stat = path.stat()
     except OSError:
         return []
-    signature = [stat.st_mtime_ns, stat.st_size]
-    if ctx.state.get("sidecar") == signature:
+    if not changed(ctx.state, "sidecar", [stat.st_mtime_ns, stat.st_size]):
         return []
-    ctx.state["sidecar"] = signature
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

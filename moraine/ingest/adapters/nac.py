@@ -17,6 +17,7 @@ from typing import Any
 from moraine.ingest.adapters._calls import remember_call
 from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_timestamp
@@ -40,13 +41,11 @@ class NacAdapter(TaggedAdapter):
         messages = data.get("messages")
         if not session or not isinstance(messages, list):
             return [IngestError("malformed_record", "NAC snapshot without session_id or a messages list")]
-        sessions = ctx.state.setdefault("sessions", {})
-        seen = as_dict(sessions.get(session))
+        seen = session_entry(ctx.state, "sessions", session)
         out: list[Emitted] = []
         cwd = as_str(row.get("cwd"))
         model = as_str(row.get("model"))
-        signature = [cwd, model]
-        if seen.get("meta") != signature:
+        if changed(seen, "meta", [cwd, model]):
             started, error = parse_timestamp(row.get("created_at"))
             out.extend([error] if error is not None else [])
             out.append(SessionInfo(session=session, cwd=cwd, model=model, started_at=started))
@@ -67,12 +66,7 @@ class NacAdapter(TaggedAdapter):
                 continue
             out.extend(_episode(as_dict(episode), session, cwd, model, workers))
             last_episode = episode_id
-        sessions[session] = {
-            "meta": signature,
-            "messages": max(emitted, len(messages)),
-            "episode": last_episode,
-            "workers": workers,
-        }
+        seen.update(messages=max(emitted, len(messages)), episode=last_episode, workers=workers)
         return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
@@ -85,14 +86,9 @@ class OpenCodeAdapter(TaggedAdapter):
 
 
 def _announce(session: str, row: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    known = ctx.state.setdefault("sessions", {})
     signature = [row.get("title"), row.get("directory"), row.get("parent_id")]
-    if known.get(session) == signature:
+    if not changed(ctx.state.setdefault("sessions", {}), session, signature, _KNOWN_LIMIT):
         return []
-    known.pop(session, None)
-    known[session] = signature
-    while len(known) > _KNOWN_LIMIT:
-        del known[next(iter(known))]
     started, _ = parse_timestamp(row.get("time_created"))
     return [
         SessionInfo(

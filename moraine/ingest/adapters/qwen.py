@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
@@ -43,12 +44,10 @@ class QwenAdapter(ObjectAdapter):
         """Return the events, session metadata and ingest errors of one chat record."""
         session = as_str(data.get("sessionId")) or ctx.state.get("session") or ctx.path.stem
         out: list[Emitted] = []
-        if ctx.state.get("session") != session:
-            ctx.state["session"] = session
+        if changed(ctx.state, "session", session):
             ctx.state.pop("cwd", None)
         cwd = as_str(data.get("cwd"))
-        if cwd and ctx.state.get("cwd") != cwd:
-            ctx.state["cwd"] = cwd
+        if cwd and changed(ctx.state, "cwd", cwd):
             out.append(SessionInfo(session=session, cwd=cwd))
         timestamp, error = parse_timestamp(data.get("timestamp"))
         if error is not None:
@@ -95,9 +94,7 @@ def _user(data: dict[str, Any], base: RecordEvents) -> list[Emitted]:
 
 def _assistant(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     model = as_str(data.get("model"))
-    model_changed = bool(model) and ctx.state.get("model") != model
-    if model_changed:
-        ctx.state["model"] = model
+    model_changed = bool(model) and changed(ctx.state, "model", model)
     parts = _parts(data)
     calls_tools = any(isinstance(part.get("functionCall"), dict) for part in parts)
     events: list[Event] = []
