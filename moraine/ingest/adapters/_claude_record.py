@@ -12,7 +12,7 @@ from typing import Any
 
 from moraine.ingest.adapters._claude_state import ClaudeState
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import parse_timestamp
+from moraine.ingest.adapters.fields import read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["ClaudeRecord"]
@@ -43,10 +43,7 @@ class ClaudeRecord:
 
     def read_timestamp(self, value: Any) -> datetime | None:
         """Return the instant ``value`` names, reporting an unreadable one."""
-        timestamp, error = parse_timestamp(value)
-        if error is not None:
-            self.out.append(error)
-        return timestamp
+        return read_timestamp(value, self.out)
 
     def _announce(self, parent: str | None) -> None:
         if self.kind == "summary":  # a summary may describe another transcript's session

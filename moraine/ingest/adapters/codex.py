@@ -28,7 +28,14 @@ from moraine.ingest.adapters._codex_record import CodexRecord
 from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_list, as_str, json_text, parse_timestamp
+from moraine.ingest.adapters.fields import (
+    as_dict,
+    as_list,
+    as_str,
+    json_text,
+    parse_timestamp,
+    read_timestamp,
+)
 from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
 
 __all__ = ["CodexAdapter"]
@@ -76,9 +83,7 @@ def _session_meta(rec: CodexRecord, payload: dict[str, Any]) -> None:
     cwd = rec.text_field(payload, "cwd", "session_meta")
     if cwd:
         rec.state["cwd"] = cwd
-    started, error = parse_timestamp(payload.get("timestamp"))
-    if error is not None:
-        rec.out.append(error)
+    started = read_timestamp(payload.get("timestamp"), rec.out)
     rec.out.append(SessionInfo(session=rec.session, cwd=cwd, started_at=started or rec.timestamp))
     keep = ("originator", "cli_version", "source", "model_provider", "git", "forked_from_id")
     provenance = {key: payload[key] for key in keep if key in payload}

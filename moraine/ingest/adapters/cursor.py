@@ -21,7 +21,7 @@ from moraine.ingest.adapters.fields import (
     as_list,
     as_str,
     output_text,
-    parse_timestamp,
+    read_timestamp,
     trailing_uuid,
 )
 from moraine.ingest.model import (
@@ -48,9 +48,7 @@ class CursorAdapter(ObjectAdapter):
             return normalize_composer(data, ctx)
         session = trailing_uuid(ctx.path.stem) or trailing_uuid(ctx.path.parent.name) or ctx.path.stem
         out: list[Emitted] = []
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         blocks = [b for b in as_list(as_dict(data.get("message")).get("content")) if isinstance(b, dict)]
         role = data.get("role")
         line = RecordEvents(

@@ -21,6 +21,7 @@ from moraine.ingest.adapters.fields import (
     json_text,
     parse_json_string,
     parse_timestamp,
+    read_timestamp,
 )
 from moraine.ingest.model import (
     Emitted,
@@ -79,9 +80,7 @@ def _bubble(session: str, bubble: dict[str, Any], cwd: str | None) -> list[Emitt
     if not isinstance(value, dict):
         return [IngestError("malformed_row", f"bubble {bubble.get('id')} of {session}: not a JSON object")]
     out: list[Emitted] = []
-    timestamp, error = parse_timestamp(value.get("createdAt"))
-    if error is not None:
-        out.append(error)
+    timestamp = read_timestamp(value.get("createdAt"), out)
     provenance = {"bubble_id": bubble.get("id"), "bubble_type": value.get("type", bubble.get("type"))}
     if as_str(value.get("requestId")):
         provenance["request_id"] = value["requestId"]

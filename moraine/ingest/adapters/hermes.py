@@ -31,6 +31,7 @@ from moraine.ingest.adapters.fields import (
     output_text,
     parse_json_string,
     parse_timestamp,
+    read_timestamp,
 )
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.hermes_json import HEADER_RECORD, MESSAGE_RECORD
@@ -63,13 +64,14 @@ def _session_id(header: dict[str, Any], ctx: StreamContext) -> str:
 
 def _header(header: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     session = _session_id(header, ctx)
-    started, error = parse_timestamp(header.get("session_start"))
+    out: list[Emitted] = []
+    started = read_timestamp(header.get("session_start"), out)
     model = as_str(header.get("model"))
     ctx.state["model"] = model
-    out: list[Emitted] = [
+    out.append(
         SessionInfo(session=session, title=as_str(header.get("title")), model=model, started_at=started)
-    ]
-    return [error, *out] if error is not None else out
+    )
+    return out
 
 
 def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
@@ -82,9 +84,7 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     model = as_str(header.get("model"))
     if model and changed(ctx.state, "model", model):
         out.append(SessionInfo(session=session, model=model))
-    timestamp, error = parse_timestamp(message.get("timestamp"))
-    if error is not None:
-        out.append(error)
+    timestamp = read_timestamp(message.get("timestamp"), out)
     provenance: dict[str, Any] = {"message_index": data.get("index"), "role": message.get("role")}
     if timestamp is None:
         # Messages carry no time of their own: a message is first seen in the version of the file Hermes wrote
@@ -131,9 +131,9 @@ def _live_assistant(
 def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     session = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    timestamp, error = parse_timestamp(data.get("timestamp"))
+    out: list[Emitted] = []
+    timestamp = read_timestamp(data.get("timestamp"), out)
     model = as_str(data.get("model"))
-    out: list[Emitted] = [] if error is None else [error]
     out.append(SessionInfo(session=session, model=model, started_at=timestamp))
     events: list[Event] = []
     for turn in as_list(data.get("conversations")):

@@ -21,7 +21,7 @@ from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, parse_timestamp
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["KimiAdapter"]
@@ -47,9 +47,7 @@ class KimiAdapter(ObjectAdapter):
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             out.append(IngestError("malformed_record", "wire line without a typed message"))
             return out
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         kind = message["type"]
         payload = as_dict(message.get("payload"))
         base = RecordEvents(

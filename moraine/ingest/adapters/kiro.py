@@ -24,6 +24,7 @@ from moraine.ingest.adapters.fields import (
     as_str,
     output_text,
     parse_timestamp,
+    read_timestamp,
 )
 from moraine.ingest.model import (
     Emitted,
@@ -54,9 +55,7 @@ class KiroAdapter:
             return out
         kind = data["kind"]
         body = as_dict(data.get("data"))
-        timestamp, error = parse_timestamp(as_dict(body.get("meta")).get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(as_dict(body.get("meta")).get("timestamp"), out)
         message_id = as_str(body.get("message_id"))
         provenance: dict[str, Any] = (
             {"kind": kind, "message_id": message_id} if message_id else {"kind": kind}

@@ -20,7 +20,7 @@ from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_timestamp
+from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_timestamp, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.sqlite_nac import SNAPSHOT_RECORD
 
@@ -46,8 +46,7 @@ class NacAdapter(TaggedAdapter):
         cwd = as_str(row.get("cwd"))
         model = as_str(row.get("model"))
         if changed(seen, "meta", [cwd, model]):
-            started, error = parse_timestamp(row.get("created_at"))
-            out.extend([error] if error is not None else [])
+            started = read_timestamp(row.get("created_at"), out)
             out.append(SessionInfo(session=session, cwd=cwd, model=model, started_at=started))
         emitted = as_int(seen.get("messages")) or 0
         # Messages carry no time of their own: new ones take the session's updated_at of this snapshot.
@@ -112,9 +111,7 @@ def _episode(
     thread = as_str(episode.get("thread_name")) or "worker"
     session = f"{parent}:worker:{thread}"
     out: list[Emitted] = []
-    timestamp, error = parse_timestamp(episode.get("created_at"))
-    if error is not None:
-        out.append(error)
+    timestamp = read_timestamp(episode.get("created_at"), out)
     if thread not in workers:
         workers.append(thread)
         out.append(

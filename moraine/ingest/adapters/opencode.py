@@ -23,6 +23,7 @@ from moraine.ingest.adapters.fields import (
     as_str,
     json_text,
     parse_timestamp,
+    read_timestamp,
 )
 from moraine.ingest.model import (
     Emitted,
@@ -63,9 +64,7 @@ class OpenCodeAdapter(TaggedAdapter):
         message = as_dict(as_dict(data.get("message")).get("data"))
         out: list[Emitted] = list(_announce(session, session_row, ctx))
         start = as_dict(part.get("time")).get("start")
-        timestamp, error = parse_timestamp(start if start is not None else part_row.get("time_created"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(start if start is not None else part_row.get("time_created"), out)
         cwd = as_str(as_dict(message.get("path")).get("cwd")) or as_str(session_row.get("directory"))
         role = as_str(message.get("role")) or "unknown"
         model = as_str(message.get("modelID")) if role == "assistant" else None

@@ -25,6 +25,7 @@ from moraine.ingest.adapters.fields import (
     epoch_to_datetime,
     output_text,
     parse_timestamp,
+    read_timestamp,
     trailing_uuid,
 )
 from moraine.ingest.model import (
@@ -63,9 +64,7 @@ class PiFamilyNormalizer(ObjectAdapter):
             out.extend(self._header(data, ctx))
         session = ctx.state.get("session") or _session_from_path(ctx)
         ctx.state["session"] = session
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         if timestamp is None:
             timestamp = _message_time(data)
         provenance: dict[str, Any] = {"record_type": data.get("type")}

@@ -19,7 +19,7 @@ from moraine.ingest.adapters.fields import (
     as_list,
     as_str,
     output_text,
-    parse_timestamp,
+    read_timestamp,
 )
 from moraine.ingest.model import (
     Emitted,
@@ -49,9 +49,7 @@ class QwenAdapter(ObjectAdapter):
         cwd = as_str(data.get("cwd"))
         if cwd and changed(ctx.state, "cwd", cwd):
             out.append(SessionInfo(session=session, cwd=cwd))
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         kind = data.get("type")
         provenance: dict[str, Any] = {"record_type": kind}
         for key, name in (("uuid", "uuid"), ("parentUuid", "parent_uuid")):
