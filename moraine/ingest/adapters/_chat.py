@@ -2,8 +2,9 @@
 
 Shared by the harnesses that keep their conversation as an OpenAI-style message list (Hermes live sessions, NAC)
 or in its pieces (Kimi's wire log): ``content_text`` reads a message's content, ``function_call`` one of its tool
-calls, and ``chat_event`` turns a user, system or tool message into its event. Each harness keeps its own rules
-for assistant messages (which text is the final answer), so those stay in its adapter.
+calls, ``chat_event`` turns a user, system or tool message into its event and ``said`` an assistant message's
+reasoning and text into theirs. Each harness keeps its own rules for an assistant message's tool calls and for
+which text is the final answer, so those stay in its adapter.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, parse_json_string
 from moraine.ingest.model import Event, EventType
 
-__all__ = ["chat_event", "content_text", "function_call", "tool_calls"]
+__all__ = ["chat_event", "content_text", "function_call", "said", "tool_calls"]
 
 
 def content_text(content: Any) -> str:
@@ -58,3 +59,25 @@ def chat_event(
         name = as_str(message.get("name")) or recall_call(state, call_id)
         return record.canonical_response(name, call_id, content, spelling=spelling)
     return None
+
+
+def said(
+    message: dict[str, Any],
+    reasoning_key: str,
+    content: str,
+    model: str | None,
+    record: RecordEvents,
+    final: bool,
+    **answer: Any,
+) -> list[Event]:
+    """Return what an assistant message says before its tool calls: its reasoning, then its text (``content``).
+
+    The reasoning is under ``reasoning_key`` or ``reasoning_content``; ``final`` and ``answer`` go to the text.
+    """
+    events: list[Event] = []
+    reasoning = as_str(message.get(reasoning_key)) or as_str(message.get("reasoning_content"))
+    if reasoning:
+        events.append(record.reasoning(reasoning, model))
+    if content:
+        events.append(record.answer(content, model, final, **answer))
+    return events

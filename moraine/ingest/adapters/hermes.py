@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
-from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
+from moraine.ingest.adapters._chat import chat_event, content_text, function_call, said, tool_calls
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
@@ -110,17 +110,11 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
 def _live_assistant(
     message: dict[str, Any], content: str, model: str | None, record: RecordEvents, ctx: StreamContext
 ) -> list[Emitted]:
-    events: list[Event] = []
-    reasoning = as_str(message.get("reasoning")) or as_str(message.get("reasoning_content"))
-    if reasoning:
-        events.append(record.reasoning(reasoning, model))
     calls = tool_calls(message)
     finish = as_str(message.get("finish_reason"))
     final = finish == "stop" or (finish is None and not calls)
-    if content:
-        events.append(
-            record.answer(content, model, final, provenance={"finish_reason": finish} if final else {})
-        )
+    ending = {"finish_reason": finish} if final else {}
+    events = said(message, "reasoning", content, model, record, final, provenance=ending)
     events.extend(record.tool_call(*function_call(call), model, calls=ctx.state) for call in calls)
     if finish == "length" and events:
         events[-1].terminal = True

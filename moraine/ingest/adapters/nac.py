@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.ingest.adapters._calls import remember_call
-from moraine.ingest.adapters._chat import chat_event, content_text, function_call, tool_calls
+from moraine.ingest.adapters._chat import chat_event, content_text, function_call, said, tool_calls
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters._records import TaggedAdapter
@@ -90,13 +90,8 @@ def _message(
 def _assistant(
     message: dict[str, Any], content: str, model: str | None, base: RecordEvents, ctx: StreamContext
 ) -> list[Event]:
-    events: list[Event] = []
-    reasoning = as_str(message.get("reasoning_text")) or as_str(message.get("reasoning_content"))
-    if reasoning:
-        events.append(base.reasoning(reasoning, model))
     calls = tool_calls(message)
-    if content:
-        events.append(base.answer(content, model, final=not calls))
+    events = said(message, "reasoning_text", content, model, base, final=not calls)
     for call in calls:
         name, call_id, arguments = function_call(call)
         raw_name = name or "unknown"
