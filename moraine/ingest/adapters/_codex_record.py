@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from moraine.ingest.adapters._text import text_digest
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._text import text_digest
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_str, trailing_uuid
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo

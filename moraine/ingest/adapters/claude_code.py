@@ -24,8 +24,8 @@ from typing import Any
 from moraine.ingest.adapters._claude_assistant import assistant_record
 from moraine.ingest.adapters._claude_record import ClaudeRecord
 from moraine.ingest.adapters._claude_user import user_record
-from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_str
 from moraine.ingest.model import Emitted, EventType, IngestError, TerminalKind

@@ -25,8 +25,8 @@ from typing import Any
 from moraine.ingest.adapters._codex_events import event_msg
 from moraine.ingest.adapters._codex_items import ITEM_TYPES, response_item
 from moraine.ingest.adapters._codex_record import CodexRecord
-from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,

@@ -24,12 +24,7 @@ from moraine.ingest.adapters.fields import (
     read_timestamp,
     trailing_uuid,
 )
-from moraine.ingest.model import (
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["CursorAdapter"]
 

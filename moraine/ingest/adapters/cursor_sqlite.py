@@ -23,13 +23,7 @@ from moraine.ingest.adapters.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import (
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    SessionInfo,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["SNAPSHOT_RECORD", "normalize_composer"]
 

@@ -26,14 +26,7 @@ from moraine.ingest.adapters.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import (
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo
 
 __all__ = ["KiroAdapter"]
 

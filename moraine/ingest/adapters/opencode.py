@@ -17,21 +17,8 @@ from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_int,
-    as_str,
-    json_text,
-    parse_timestamp,
-    read_timestamp,
-)
-from moraine.ingest.model import (
-    Emitted,
-    EventType,
-    IngestError,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.adapters.fields import as_dict, as_int, as_str, json_text, parse_timestamp, read_timestamp
+from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.sqlite_opencode import PART_RECORD
 
 __all__ = ["OpenCodeAdapter"]

@@ -13,9 +13,9 @@ from datetime import datetime
 from pathlib import PurePath
 from typing import Any
 
-from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,

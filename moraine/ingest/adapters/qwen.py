@@ -14,20 +14,8 @@ from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_list,
-    as_str,
-    output_text,
-    read_timestamp,
-)
-from moraine.ingest.model import (
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    SessionInfo,
-)
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["QwenAdapter"]
 
