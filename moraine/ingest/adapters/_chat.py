@@ -1,8 +1,7 @@
 """Chat-completions messages (``{role, content, reasoning, tool_calls, tool_call_id, name}``) -> events.
 
 Shared by the harnesses that keep their conversation as an OpenAI-style message list (Hermes live sessions, NAC)
-or in its pieces (Kimi's wire log): ``content_text`` reads a message's content, ``function_call`` one of its tool
-calls, ``chat_event`` turns a user, system or tool message into its event and ``said`` an assistant message's
+or in its pieces (Kimi's wire log): ``function_call`` reads one of a message's tool calls, ``chat_event`` turns a user, system or tool message into its event and ``said`` an assistant message's
 reasoning and text into theirs. Each harness keeps its own rules for an assistant message's tool calls and for
 which text is the final answer, so those stay in its adapter.
 """
@@ -16,18 +15,7 @@ from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, parse_json_string
 from moraine.ingest.model import Event, EventType
 
-__all__ = ["chat_event", "content_text", "function_call", "said", "tool_calls"]
-
-
-def content_text(content: Any) -> str:
-    """Return a message's text: the content string, or the texts of its parts joined by newlines."""
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        part["text"]
-        for part in as_list(content)
-        if isinstance(part, dict) and isinstance(part.get("text"), str)
-    )
+__all__ = ["chat_event", "function_call", "said", "tool_calls"]
 
 
 def tool_calls(message: dict[str, Any]) -> list[dict[str, Any]]:

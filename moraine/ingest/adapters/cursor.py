@@ -14,6 +14,7 @@ from typing import Any
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD, normalize_composer
 from moraine.ingest.adapters.fields import (
@@ -50,11 +51,7 @@ class CursorAdapter(ObjectAdapter):
             session, timestamp, provenance={"role": role if isinstance(role, str) else "unknown"}
         )
         if role == "user":
-            text = _unwrap_query(
-                "\n".join(
-                    b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
-                )
-            )
+            text = _unwrap_query(parts_text(blocks, "text"))
             out.append(line.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         elif role == "assistant":
             out.extend(_assistant(blocks, line, as_str(data.get("model")), ctx))

@@ -19,10 +19,11 @@ import re
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
-from moraine.ingest.adapters._chat import chat_event, content_text, function_call, said, tool_calls
+from moraine.ingest.adapters._chat import chat_event, function_call, said, tool_calls
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -94,7 +95,7 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
 
     record = RecordEvents(session, timestamp, provenance=provenance)
     role = message.get("role")
-    content = content_text(message.get("content"))
+    content = parts_text(message.get("content"))
     said = chat_event(message, content, record, ctx.state, spelling=False)
     if said is not None:
         out.append(said)

@@ -16,10 +16,11 @@ import json
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
-from moraine.ingest.adapters._chat import content_text, function_call
+from moraine.ingest.adapters._chat import function_call
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
@@ -54,7 +55,7 @@ class KimiAdapter(ObjectAdapter):
             session, timestamp, as_str(ctx.state.get("cwd")), parent is not None, {"message_type": kind}
         )
         if kind == "TurnBegin":
-            text = content_text(payload.get("user_input"))
+            text = parts_text(payload.get("user_input"))
             out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         elif kind == "ContentPart":
             out.extend(_content(payload, base))

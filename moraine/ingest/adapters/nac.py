@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.ingest.adapters._calls import remember_call
-from moraine.ingest.adapters._chat import chat_event, content_text, function_call, said, tool_calls
+from moraine.ingest.adapters._chat import chat_event, function_call, said, tool_calls
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters._records import TaggedAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_timestamp, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
@@ -76,7 +77,7 @@ def _message(
         return [IngestError("malformed_record", f"session {session} message {index}: not a JSON object")]
     role = message.get("role")
     base = RecordEvents(session, None, cwd, provenance={"message_index": index, "role": role})
-    content = content_text(message.get("content"))
+    content = parts_text(message.get("content"))
     said = chat_event(message, content, base, ctx.state, spelling=True)
     if said is not None:
         return [said]

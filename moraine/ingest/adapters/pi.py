@@ -15,7 +15,7 @@ from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import ObjectAdapter
-from moraine.ingest.adapters._text import render_call
+from moraine.ingest.adapters._text import parts_text, render_call
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -111,16 +111,6 @@ def _message_time(data: dict[str, Any]) -> datetime | None:
     return None
 
 
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        block["text"]
-        for block in as_list(content)
-        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
-    )
-
-
 def _model_change(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     model = as_str(data.get("modelId"))
     provider = as_str(data.get("provider"))
@@ -153,7 +143,7 @@ def _label(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list
 def _custom_message(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     if data.get("display") is False:
         return []  # hidden from the user in the harness: not part of the searchable conversation
-    text = _content_text(data.get("content"))
+    text = parts_text(data.get("content"), "text")
     relationship = as_dict(data.get("details")).get("fromRelationship")
     if base.sidechain and data.get("customType") == "agent_message" and relationship == "parent":
         # A sub-agent's task, handed down by its parent agent: the child session's input.
@@ -168,7 +158,7 @@ def _message(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> li
     role = message.get("role")
     if role == "user":
         # An attachment-only message (no text) joins the turn it follows instead of opening an empty one.
-        text = _content_text(message.get("content"))
+        text = parts_text(message.get("content"), "text")
         return [base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text))]
     if role == "assistant":
         return _assistant(message, base, ctx)
