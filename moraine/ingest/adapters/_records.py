@@ -3,19 +3,22 @@
 Line-per-record harnesses write JSON objects, one a line: ``ObjectAdapter`` reports anything else (and, for the
 adapters that render whole records, an object nested too deeply) and hands each object to ``normalize_object``.
 Readers of application stores build their own records and tag each with its kind under ``record``:
-``TaggedAdapter`` reads the records of its tag with ``normalize_tagged`` and reports any other as unknown.
+``TaggedAdapter`` reads each record with the function its ``kinds`` name for its tag and reports any other as
+unknown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from moraine.ingest.adapters._depth import depth_error
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.model import Emitted, IngestError, RawRecord
 
-__all__ = ["ObjectAdapter", "TaggedAdapter"]
+__all__ = ["ObjectAdapter", "TaggedAdapter", "TaggedReader"]
+
+TaggedReader = Callable[[dict[str, Any], StreamContext], list[Emitted]]
 
 
 class ObjectAdapter:
@@ -41,19 +44,17 @@ class ObjectAdapter:
 
 
 class TaggedAdapter:
-    """An adapter of the records a reader builds, tagged ``tag`` under ``record`` (see the module docstring)."""
+    """An adapter of the records a reader builds, tagged by kind under ``record`` (see the module docstring)."""
 
     harness: str
-    tag: ClassVar[str]
-    untagged: ClassVar[str]  # the error detail for a record without the tag
+    kinds: ClassVar[Mapping[str, TaggedReader]]  # the records it reads: tag -> the function that reads one
+    untagged: ClassVar[str]  # the error detail for any other record
 
     def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
         """Return the events, session metadata and ingest errors of one record."""
         data = record.data
-        if not isinstance(data, dict) or data.get("record") != self.tag:
+        tag = data.get("record") if isinstance(data, dict) else None
+        read = self.kinds.get(tag) if isinstance(tag, str) else None
+        if read is None:
             return [IngestError("unknown_record", self.untagged)]
-        return self.normalize_tagged(data, ctx)
-
-    def normalize_tagged(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-        """Return the events, session metadata and ingest errors of one record of this adapter's tag."""
-        raise NotImplementedError
+        return read(data, ctx)

@@ -34,12 +34,11 @@ _FINISHED_TOOL = frozenset({"completed", "error", "cancelled", "aborted"})
 def normalize_composer(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     """Return session metadata and the events of the composer's bubbles not emitted before."""
     session = as_str(data.get("composer_id"))
-    composer = as_dict(data.get("composer"))
     bubbles = data.get("bubbles")
     if not session or not isinstance(bubbles, list):
         return [IngestError("malformed_record", "cursor composer snapshot without composer_id or bubbles")]
     known = session_entry(ctx.state, "composers", session)
-    info = _session_info(session, composer)
+    info = _session_info(session, as_dict(data.get("composer")))
     out: list[Emitted] = [info] if changed(known, "info", [info.title, info.summary, info.cwd]) else []
     emitted = known.get("emitted", 0) if isinstance(known.get("emitted"), int) else 0
     cwd = info.cwd

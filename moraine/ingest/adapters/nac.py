@@ -28,46 +28,39 @@ from moraine.ingest.readers.sqlite_nac import SNAPSHOT_RECORD
 __all__ = ["NacAdapter"]
 
 
-class NacAdapter(TaggedAdapter):
-    """Normalize NAC session snapshots (main sessions and their worker threads)."""
-
-    harness = "nac"
-    tag = SNAPSHOT_RECORD
-    untagged = "not a NAC session snapshot"
-
-    def normalize_tagged(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-        """Return the not-yet-emitted events and session metadata of one session snapshot."""
-        row = as_dict(data.get("session"))
-        session = as_str(row.get("session_id"))
-        messages = data.get("messages")
-        if not session or not isinstance(messages, list):
-            return [IngestError("malformed_record", "NAC snapshot without session_id or a messages list")]
-        seen = session_entry(ctx.state, "sessions", session)
-        out: list[Emitted] = []
-        cwd = as_str(row.get("cwd"))
-        model = as_str(row.get("model"))
-        if changed(seen, "meta", [cwd, model]):
-            started = read_timestamp(row.get("created_at"), out)
-            out.append(SessionInfo(session=session, cwd=cwd, model=model, started_at=started))
-        emitted = as_int(seen.get("messages")) or 0
-        # Messages carry no time of their own: new ones take the session's updated_at of this snapshot.
-        updated, _ = parse_timestamp(row.get("updated_at"))
-        for index in range(emitted, len(messages)):
-            for item in _message(messages[index], index, session, cwd, model, ctx):
-                if isinstance(item, Event):
-                    item.timestamp = updated
-                    item.provenance["timestamp_source"] = "session_updated_at"
-                out.append(item)
-        last_episode = as_int(seen.get("episode")) or 0
-        workers: list[str] = list(as_list(seen.get("workers")))
-        for episode in as_list(data.get("episodes")):
-            episode_id = as_int(as_dict(episode).get("id"))
-            if episode_id is None or episode_id <= last_episode:
-                continue
-            out.extend(_episode(as_dict(episode), session, cwd, model, workers))
-            last_episode = episode_id
-        seen.update(messages=max(emitted, len(messages)), episode=last_episode, workers=workers)
-        return out
+def _snapshot(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    """Return the not-yet-emitted events and session metadata of one session snapshot."""
+    row = as_dict(data.get("session"))
+    session = as_str(row.get("session_id"))
+    messages = data.get("messages")
+    if not session or not isinstance(messages, list):
+        return [IngestError("malformed_record", "NAC snapshot without session_id or a messages list")]
+    cwd = as_str(row.get("cwd"))
+    model = as_str(row.get("model"))
+    out: list[Emitted] = []
+    seen = session_entry(ctx.state, "sessions", session)
+    if changed(seen, "meta", [cwd, model]):
+        started = read_timestamp(row.get("created_at"), out)
+        out.append(SessionInfo(session=session, cwd=cwd, model=model, started_at=started))
+    emitted = as_int(seen.get("messages")) or 0
+    # Messages carry no time of their own: new ones take the session's updated_at of this snapshot.
+    updated, _ = parse_timestamp(row.get("updated_at"))
+    for index in range(emitted, len(messages)):
+        for item in _message(messages[index], index, session, cwd, model, ctx):
+            if isinstance(item, Event):
+                item.timestamp = updated
+                item.provenance["timestamp_source"] = "session_updated_at"
+            out.append(item)
+    last_episode = as_int(seen.get("episode")) or 0
+    workers: list[str] = list(as_list(seen.get("workers")))
+    for episode in as_list(data.get("episodes")):
+        episode_id = as_int(as_dict(episode).get("id"))
+        if episode_id is None or episode_id <= last_episode:
+            continue
+        out.extend(_episode(as_dict(episode), session, cwd, model, workers))
+        last_episode = episode_id
+    seen.update(messages=max(emitted, len(messages)), episode=last_episode, workers=workers)
+    return out
 
 
 def _message(
@@ -112,12 +105,7 @@ def _episode(
         workers.append(thread)
         out.append(
             SessionInfo(
-                session=session,
-                title=thread,
-                cwd=cwd,
-                model=model,
-                parent_session=parent,
-                started_at=timestamp,
+                session, title=thread, cwd=cwd, model=model, parent_session=parent, started_at=timestamp
             )
         )
     # The worker's turn: the action is its input, the content its final answer (an empty one just stops it).
@@ -136,3 +124,11 @@ def _episode(
         )
     )
     return out
+
+
+class NacAdapter(TaggedAdapter):
+    """Normalize NAC session snapshots (main sessions and their worker threads)."""
+
+    harness = "nac"
+    kinds = {SNAPSHOT_RECORD: _snapshot}
+    untagged = "not a NAC session snapshot"

@@ -33,42 +33,35 @@ _STOP_KINDS = {
 }
 
 
-class OpenCodeAdapter(TaggedAdapter):
-    """Normalize OpenCode message parts."""
-
-    harness = "opencode"
-    tag = PART_RECORD
-    untagged = "not an OpenCode part record"
-
-    def normalize_tagged(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-        """Return the events, session metadata and ingest errors of one part."""
-        session_row = as_dict(data.get("session"))
-        session = as_str(session_row.get("id"))
-        part_row = as_dict(data.get("part"))
-        part = as_dict(part_row.get("data"))
-        if not session or not part:
-            return [IngestError("malformed_record", "OpenCode part without session id or data")]
-        message = as_dict(as_dict(data.get("message")).get("data"))
-        out: list[Emitted] = list(_announce(session, session_row, ctx))
-        start = as_dict(part.get("time")).get("start")
-        timestamp = read_timestamp(start if start is not None else part_row.get("time_created"), out)
-        cwd = as_str(as_dict(message.get("path")).get("cwd")) or as_str(session_row.get("directory"))
-        role = as_str(message.get("role")) or "unknown"
-        model = as_str(message.get("modelID")) if role == "assistant" else None
-        sidechain = as_str(session_row.get("parent_id")) is not None
-        base = RecordEvents(session, timestamp, cwd, sidechain, {"part_type": part.get("type"), "role": role})
-        kind = part.get("type")
-        if kind == "text":
-            out.extend(_text(part, message, role, model, base, data.get("last_text") is True))
-        elif kind == "reasoning" and isinstance(part.get("text"), str):
-            out.append(base.reasoning(part["text"], model))
-        elif kind == "tool":
-            out.extend(_tool(part, model, base))
-        elif kind == "step-finish":
-            out.extend(_step_finish(part, base))
-        elif kind == "compaction":
-            out.append(base.event(EventType.COMPACTION))
-        return out
+def _part(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    """Return the events, session metadata and ingest errors of one part."""
+    session_row = as_dict(data.get("session"))
+    session = as_str(session_row.get("id"))
+    part_row = as_dict(data.get("part"))
+    part = as_dict(part_row.get("data"))
+    if not session or not part:
+        return [IngestError("malformed_record", "OpenCode part without session id or data")]
+    message = as_dict(as_dict(data.get("message")).get("data"))
+    out: list[Emitted] = list(_announce(session, session_row, ctx))
+    start = as_dict(part.get("time")).get("start")
+    timestamp = read_timestamp(start if start is not None else part_row.get("time_created"), out)
+    cwd = as_str(as_dict(message.get("path")).get("cwd")) or as_str(session_row.get("directory"))
+    role = as_str(message.get("role")) or "unknown"
+    model = as_str(message.get("modelID")) if role == "assistant" else None
+    sidechain = as_str(session_row.get("parent_id")) is not None
+    base = RecordEvents(session, timestamp, cwd, sidechain, {"part_type": part.get("type"), "role": role})
+    kind = part.get("type")
+    if kind == "text":
+        out.extend(_text(part, message, role, model, base, data.get("last_text") is True))
+    elif kind == "reasoning" and isinstance(part.get("text"), str):
+        out.append(base.reasoning(part["text"], model))
+    elif kind == "tool":
+        out.extend(_tool(part, model, base))
+    elif kind == "step-finish":
+        out.extend(_step_finish(part, base))
+    elif kind == "compaction":
+        out.append(base.event(EventType.COMPACTION))
+    return out
 
 
 def _announce(session: str, row: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
@@ -129,3 +122,11 @@ def _step_finish(part: dict[str, Any], base: RecordEvents) -> list[Emitted]:
             EventType.RUNTIME, text="", terminal=True, terminal_kind=kind, provenance={"reason": reason}
         )
     ]
+
+
+class OpenCodeAdapter(TaggedAdapter):
+    """Normalize OpenCode message parts."""
+
+    harness = "opencode"
+    kinds = {PART_RECORD: _part}
+    untagged = "not an OpenCode part record"
