@@ -1,9 +1,10 @@
 """Chat-completions messages (``{role, content, reasoning, tool_calls, tool_call_id, name}``) -> events.
 
 Shared by the harnesses that keep their conversation as an OpenAI-style message list (Hermes live sessions, NAC)
-or in its pieces (Kimi's wire log): ``function_call`` reads one of a message's tool calls, ``chat_event`` turns a user, system or tool message into its event and ``said`` an assistant message's
-reasoning and text into theirs. Each harness keeps its own rules for an assistant message's tool calls and for
-which text is the final answer, so those stay in its adapter.
+or in its pieces (Kimi's wire log): ``function_call`` reads one of a message's tool calls, ``chat_event`` turns a
+user, system or tool message into its event and ``said`` an assistant message's reasoning and text into theirs.
+Each harness keeps its own rules for an assistant message's tool calls and for which text is the final answer, so
+those stay in its adapter.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Line-per-record harnesses write JSON objects, one a line: ``ObjectAdapter`` repo
 adapters that render whole records, an object nested too deeply) and hands each object to ``normalize_object``.
 Readers of application stores build their own records and tag each with its kind under ``record``:
 ``TaggedAdapter`` reads each record with the function its ``kinds`` name for its tag and reports any other as
-unknown.
+unknown (a subclass closes its module, after the functions it names).
 """
 
 from __future__ import annotations
