@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from moraine.ingest.adapters._memory import remember
+
 __all__ = ["recall_call", "remember_call"]
 
 _KEY = "calls"
@@ -21,10 +23,7 @@ def remember_call(state: dict[str, Any], call_id: str | None, name: str | None) 
     if not isinstance(calls, dict):
         calls = {}
         state[_KEY] = calls
-    calls.pop(call_id, None)
-    calls[call_id] = name
-    while len(calls) > _LIMIT:
-        del calls[next(iter(calls))]
+    remember(calls, call_id, name, _LIMIT)
 
 
 def recall_call(state: dict[str, Any], call_id: str | None) -> str | None:

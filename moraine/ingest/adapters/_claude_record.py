@@ -11,8 +11,9 @@ from datetime import datetime
 from typing import Any
 
 from moraine.ingest.adapters._claude_state import ClaudeState
+from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import parse_timestamp
+from moraine.ingest.adapters.fields import read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["ClaudeRecord"]
@@ -43,10 +44,7 @@ class ClaudeRecord:
 
     def read_timestamp(self, value: Any) -> datetime | None:
         """Return the instant ``value`` names, reporting an unreadable one."""
-        timestamp, error = parse_timestamp(value)
-        if error is not None:
-            self.out.append(error)
-        return timestamp
+        return read_timestamp(value, self.out)
 
     def _announce(self, parent: str | None) -> None:
         if self.kind == "summary":  # a summary may describe another transcript's session
@@ -93,17 +91,8 @@ class ClaudeRecord:
                 provenance[name] = value
         if self.subagent and isinstance(self.data.get("agentId"), str):
             provenance["agent_id"] = self.data["agentId"]
-        provenance.update(fields.pop("provenance", {}))
-        event = Event(
-            session=self.session,
-            type=type_,
-            text=text,
-            timestamp=self.timestamp,
-            cwd=self.cwd,
-            sidechain=self.sidechain,
-            provenance=provenance,
-            **fields,
-        )
+        record = RecordEvents(self.session, self.timestamp, self.cwd, self.sidechain, provenance)
+        event = record.event(type_, text=text, **fields)
         self.out.append(event)
         return event
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from moraine.ingest.adapters._memory import remember
 from moraine.ingest.model import Emitted, SessionInfo
 
 __all__ = ["ClaudeState"]
@@ -32,21 +33,21 @@ class ClaudeState:
     def last_session(self, value: str) -> None:
         self.raw["session"] = value
 
-    def _sessions(self) -> dict[str, dict[str, Any]]:
-        sessions = self.raw.get("sessions")
-        if not isinstance(sessions, dict):
-            sessions = {}
-            self.raw["sessions"] = sessions
-        return sessions
+    def _table(self, key: str) -> dict[str, Any]:
+        table = self.raw.get(key)
+        if not isinstance(table, dict):
+            table = {}
+            self.raw[key] = table
+        return table
 
     def session_value(self, session: str, key: str) -> Any:
         """Return what this stream remembers about ``session`` under ``key`` (None when nothing)."""
-        entry = self._sessions().get(session)
+        entry = self._table("sessions").get(session)
         return entry.get(key) if isinstance(entry, dict) else None
 
     def set_session_value(self, session: str, key: str, value: Any) -> None:
         """Remember ``value`` for ``session`` under ``key`` (forgetting the oldest session past the bound)."""
-        sessions = self._sessions()
+        sessions = self._table("sessions")
         entry = sessions.get(session)
         if not isinstance(entry, dict):
             entry = {}
@@ -69,14 +70,7 @@ class ClaudeState:
 
     def saw_uuid(self, uuid: str, session: str, out: list[Emitted]) -> None:
         """Remember that ``uuid`` is a record of ``session`` and settle any summary waiting for that leaf."""
-        recent = self.raw.get("uuids")
-        if not isinstance(recent, dict):
-            recent = {}
-        recent.pop(uuid, None)
-        recent[uuid] = session
-        while len(recent) > _UUID_LIMIT:
-            del recent[next(iter(recent))]
-        self.raw["uuids"] = recent
+        remember(self._table("uuids"), uuid, session, _UUID_LIMIT)
         pending = self.raw.get("pending_summaries")
         if isinstance(pending, dict) and uuid in pending:
             summary = pending.pop(uuid)
@@ -90,11 +84,4 @@ class ClaudeState:
         if isinstance(owner, str):
             self.apply_title(owner, summary, _SUMMARY_RANK, out, summary=summary)
             return
-        pending = self.raw.get("pending_summaries")
-        if not isinstance(pending, dict):
-            pending = {}
-        pending.pop(leaf, None)
-        pending[leaf] = summary
-        while len(pending) > _PENDING_LIMIT:
-            del pending[next(iter(pending))]
-        self.raw["pending_summaries"] = pending
+        remember(self._table("pending_summaries"), leaf, summary, _PENDING_LIMIT)

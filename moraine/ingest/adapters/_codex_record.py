@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._text import text_digest
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_str, trailing_uuid
@@ -65,16 +66,10 @@ class CodexRecord:
         provenance: dict[str, Any] = {"record_type": record_type}
         if payload_type is not None and payload_type != record_type:
             provenance["payload_type"] = payload_type
-        provenance.update(fields.pop("provenance", {}))
-        event = Event(
-            session=self.session,
-            type=type_,
-            text=text,
-            timestamp=self.timestamp,
-            cwd=as_str(self.state.get("cwd")),
-            provenance=provenance,
-            **fields,
+        line = RecordEvents(
+            self.session, self.timestamp, as_str(self.state.get("cwd")), provenance=provenance
         )
+        event = line.event(type_, text=text, **fields)
         self.out.append(event)
         return event
 

@@ -1,8 +1,9 @@
 """What the line-per-record adapters share when they turn one record into events.
 
 ``RecordEvents`` holds the fields every event of one record shares (session, time, cwd, sidechain and the
-record's provenance) and builds each event with its own fields on top, tool calls included; ``mark_final_answer`` applies the rule most
-harnesses follow for a turn's answer once they know the turn ended (its last text is the final answer).
+record's provenance) and builds each event with its own fields on top: reasoning, answers, tool calls and tool
+responses have builders of their own. ``mark_final_answer`` applies the rule most harnesses follow for a turn's
+answer once they know the turn ended (its last text is the final answer).
 """
 
 from __future__ import annotations
@@ -43,6 +44,24 @@ class RecordEvents:
             **fields,
         )
 
+    def reasoning(self, text: str, model: str | None = None, **fields: Any) -> Event:
+        """Return a reasoning event of this record."""
+        return self.event(
+            EventType.REASONING, text=text, model=model, content_format=ContentFormat.REASONING, **fields
+        )
+
+    def answer(self, text: str, model: str | None = None, final: bool = False, **fields: Any) -> Event:
+        """Return an assistant response of this record; a ``final`` one is the turn's answer and ends the turn."""
+        return self.event(
+            EventType.ASSISTANT_RESPONSE,
+            text=text,
+            model=model,
+            is_final_answer=final,
+            terminal=final,
+            terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
+            **fields,
+        )
+
     def tool_call(
         self,
         raw_name: str | None,
@@ -76,13 +95,37 @@ class RecordEvents:
 
     def tool_response(self, name: str | None, call_id: str | None, text: str, **fields: Any) -> Event:
         """Return a tool response of this record to the call ``call_id`` of tool ``name`` (``fields``: the rest)."""
+        return self._response(name, call_id, is_moraine_tool_name(name), text, fields)
+
+    def canonical_response(
+        self, raw_name: str | None, call_id: str | None, text: str, *, spelling: bool = True, **fields: Any
+    ) -> Event:
+        """Return a tool response under the canonical name of ``raw_name`` (``fields``: the rest).
+
+        With ``spelling`` the harness's own spelling of the name goes to provenance when it differs.
+        """
+        name, is_moraine = canonical_tool_name(raw_name) if raw_name else (None, False)
+        if spelling and raw_name and raw_name != name:
+            fields["provenance"] = {**fields.get("provenance", {}), "original_tool_name": raw_name}
+        return self._response(name, call_id, is_moraine, text, fields)
+
+    def response_to(self, call: Event, text: str, **fields: Any) -> Event:
+        """Return the response to ``call``, a tool call of this record: same tool, call id and original spelling."""
+        spelling = call.provenance.get("original_tool_name")
+        if spelling is not None:
+            fields["provenance"] = {"original_tool_name": spelling, **fields.get("provenance", {})}
+        return self._response(call.tool_name, call.tool_call_id, call.is_moraine_tool, text, fields)
+
+    def _response(
+        self, name: str | None, call_id: str | None, is_moraine: bool, text: str, fields: dict[str, Any]
+    ) -> Event:
         return self.event(
             EventType.TOOL_RESPONSE,
             text=text,
             content_format=ContentFormat.TOOL_RESPONSE,
             tool_name=name,
             tool_call_id=call_id,
-            is_moraine_tool=is_moraine_tool_name(name),
+            is_moraine_tool=is_moraine,
             **fields,
         )
 

@@ -1,7 +1,8 @@
 """Turn raw message content and tool-call arguments into the readable text an event carries.
 
-Shared by the adapters whose harnesses record content as strings or lists of typed blocks (Codex, Claude Code):
-``message_text`` extracts what a person would read, ``render_call`` writes a tool call the way the interface
+Shared by the adapters whose harnesses record content as strings or lists of typed blocks: ``message_text``
+extracts what a person would read (Codex, Claude Code), ``parts_text`` joins the text parts of a message as most
+other harnesses write them (``[{"type": "text", "text": ...}, ...]``), ``render_call`` writes a tool call the way the interface
 document shows it (``exec_command(cmd="cargo test", workdir="/repo")``) while the structure stays in ``arguments``.
 """
 
@@ -11,7 +12,9 @@ import hashlib
 import json
 from typing import Any
 
-__all__ = ["message_text", "render_call", "text_digest"]
+from moraine.ingest.adapters.fields import as_list
+
+__all__ = ["message_text", "parts_text", "render_call", "text_digest"]
 
 # Keys whose string values are the readable part of a content block, in the order they are tried.
 _TEXT_KEYS = ("text", "thinking", "message", "output", "summary", "content", "input")
@@ -42,6 +45,19 @@ def _text(value: Any, depth: int) -> str:
                 if inner:
                     return inner
     return ""
+
+
+def parts_text(content: Any, kind: str | None = None) -> str:
+    """Return content that is a string as it is, else the texts of its parts (of type ``kind``) joined by newlines."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        part["text"]
+        for part in as_list(content)
+        if isinstance(part, dict)
+        and (kind is None or part.get("type") == kind)
+        and isinstance(part.get("text"), str)
+    )
 
 
 def render_call(name: str, arguments: Any) -> str:

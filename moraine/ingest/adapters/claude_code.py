@@ -18,36 +18,31 @@ Each line is a record ``{"type", "sessionId", "uuid", "parentUuid", "timestamp",
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from moraine.ingest.adapters._claude_assistant import assistant_record
 from moraine.ingest.adapters._claude_record import ClaudeRecord
 from moraine.ingest.adapters._claude_user import user_record
-from moraine.ingest.adapters._depth import depth_error
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_str
-from moraine.ingest.model import Emitted, EventType, IngestError, RawRecord, TerminalKind
+from moraine.ingest.model import Emitted, EventType, IngestError, TerminalKind
 
 __all__ = ["ClaudeCodeAdapter"]
 
 _TITLE_RANK = {"ai-title": 1, "summary": 2, "custom-title": 3}
 
 
-class ClaudeCodeAdapter:
+class ClaudeCodeAdapter(ObjectAdapter):
     """Normalize Claude Code transcript records (see the module docstring for the decisions)."""
 
     harness = "claude-code"
+    guard_depth = True
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one transcript line."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
-        too_deep = depth_error(data)
-        if too_deep is not None:
-            return [too_deep]
         kind = data.get("type")
         if not isinstance(kind, str):
             return [IngestError("malformed_record", "claude-code record has no string 'type'")]

@@ -19,34 +19,36 @@ response items bare at the top level. Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from moraine.ingest.adapters._codex_events import event_msg
 from moraine.ingest.adapters._codex_items import ITEM_TYPES, response_item
 from moraine.ingest.adapters._codex_record import CodexRecord
-from moraine.ingest.adapters._depth import depth_error
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters._text import message_text
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_list, as_str, json_text, parse_timestamp
-from moraine.ingest.model import Emitted, EventType, IngestError, RawRecord, SessionInfo
+from moraine.ingest.adapters.fields import (
+    as_dict,
+    as_list,
+    as_str,
+    json_text,
+    parse_timestamp,
+    read_timestamp,
+)
+from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
 
 __all__ = ["CodexAdapter"]
 
 
-class CodexAdapter:
+class CodexAdapter(ObjectAdapter):
     """Normalize Codex rollout records (see the module docstring for the decisions)."""
 
     harness = "codex"
+    guard_depth = True
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one rollout line."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
-        too_deep = depth_error(data)
-        if too_deep is not None:
-            return [too_deep]
         timestamp, error = parse_timestamp(data.get("timestamp"))
         rec = CodexRecord(ctx, timestamp)
         if error is not None:
@@ -81,9 +83,7 @@ def _session_meta(rec: CodexRecord, payload: dict[str, Any]) -> None:
     cwd = rec.text_field(payload, "cwd", "session_meta")
     if cwd:
         rec.state["cwd"] = cwd
-    started, error = parse_timestamp(payload.get("timestamp"))
-    if error is not None:
-        rec.out.append(error)
+    started = read_timestamp(payload.get("timestamp"), rec.out)
     rec.out.append(SessionInfo(session=rec.session, cwd=cwd, started_at=started or rec.timestamp))
     keep = ("originator", "cli_version", "source", "model_provider", "git", "forked_from_id")
     provenance = {key: payload[key] for key in keep if key in payload}

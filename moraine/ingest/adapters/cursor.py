@@ -9,11 +9,12 @@ agent loop, so its last text is the turn's final answer. Records of the IDE chat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
+from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.cursor_sqlite import SNAPSHOT_RECORD, normalize_composer
 from moraine.ingest.adapters.fields import (
@@ -21,17 +22,10 @@ from moraine.ingest.adapters.fields import (
     as_list,
     as_str,
     output_text,
-    parse_timestamp,
+    read_timestamp,
     trailing_uuid,
 )
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["CursorAdapter"]
 
@@ -39,39 +33,30 @@ _REASONING_BLOCKS = frozenset({"reasoning", "thinking"})
 _QUERY_OPEN, _QUERY_CLOSE = "<user_query>", "</user_query>"
 
 
-class CursorAdapter:
+class CursorAdapter(ObjectAdapter):
     """Normalize Cursor agent transcripts and IDE chat-store snapshots."""
 
     harness = "cursor"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one transcript line or store snapshot."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         if data.get("record") == SNAPSHOT_RECORD:
             return normalize_composer(data, ctx)
         session = trailing_uuid(ctx.path.stem) or trailing_uuid(ctx.path.parent.name) or ctx.path.stem
         out: list[Emitted] = []
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         blocks = [b for b in as_list(as_dict(data.get("message")).get("content")) if isinstance(b, dict)]
         role = data.get("role")
         line = RecordEvents(
             session, timestamp, provenance={"role": role if isinstance(role, str) else "unknown"}
         )
         if role == "user":
-            text = _unwrap_query(
-                "\n".join(
-                    b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
-                )
-            )
+            text = _unwrap_query(parts_text(blocks, "text"))
             out.append(line.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         elif role == "assistant":
             out.extend(_assistant(blocks, line, as_str(data.get("model")), ctx))
         elif role == "tool":
-            out.extend(_tool_results(blocks, line, ctx))
+            out.extend(_tool_result(b, line, ctx) for b in blocks if b.get("type") == "tool_result")
         elif isinstance(data.get("message"), dict) or role is not None:
             out.append(IngestError("unknown_record", f"unknown transcript role {str(role)[:40]!r}"))
         else:
@@ -92,34 +77,20 @@ def _assistant(
 ) -> list[Emitted]:
     events: list[Event] = []
     for block in blocks:
-        kind = block.get("type")
-        text = block.get("text")
+        kind, text = block.get("type"), block.get("text")
         if kind in _REASONING_BLOCKS and isinstance(text, str):
-            events.append(
-                line.event(
-                    EventType.REASONING, text=text, model=model, content_format=ContentFormat.REASONING
-                )
-            )
+            events.append(line.reasoning(text, model))
         elif kind == "text" and isinstance(text, str):
-            events.append(line.event(EventType.ASSISTANT_RESPONSE, text=text, model=model))
+            events.append(line.answer(text, model))
         elif kind == "tool_use":
-            call_id = as_str(block.get("id"))
-            events.append(
-                line.tool_call(as_str(block.get("name")), call_id, block.get("input"), model, calls=ctx.state)
-            )
+            name, call_id = as_str(block.get("name")), as_str(block.get("id"))
+            events.append(line.tool_call(name, call_id, block.get("input"), model, calls=ctx.state))
     return end_message(events)
 
 
-def _tool_results(blocks: list[dict[str, Any]], line: RecordEvents, ctx: StreamContext) -> list[Emitted]:
-    events: list[Emitted] = []
-    for block in blocks:
-        if block.get("type") != "tool_result":
-            continue
-        call_id = as_str(block.get("tool_use_id"))
-        name = as_str(block.get("name")) or recall_call(ctx.state, call_id)
-        error = block.get("is_error")
-        text = output_text(block.get("content"))
-        events.append(
-            line.tool_response(name, call_id, text, tool_error=error if isinstance(error, bool) else None)
-        )
-    return events
+def _tool_result(block: dict[str, Any], line: RecordEvents, ctx: StreamContext) -> Event:
+    call_id = as_str(block.get("tool_use_id"))
+    name = as_str(block.get("name")) or recall_call(ctx.state, call_id)
+    error = block.get("is_error")
+    text = output_text(block.get("content"))
+    return line.tool_response(name, call_id, text, tool_error=error if isinstance(error, bool) else None)

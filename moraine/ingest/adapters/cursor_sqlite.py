@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -20,16 +21,9 @@ from moraine.ingest.adapters.fields import (
     json_text,
     parse_json_string,
     parse_timestamp,
+    read_timestamp,
 )
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["SNAPSHOT_RECORD", "normalize_composer"]
 
@@ -40,17 +34,12 @@ _FINISHED_TOOL = frozenset({"completed", "error", "cancelled", "aborted"})
 def normalize_composer(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     """Return session metadata and the events of the composer's bubbles not emitted before."""
     session = as_str(data.get("composer_id"))
-    composer = as_dict(data.get("composer"))
     bubbles = data.get("bubbles")
     if not session or not isinstance(bubbles, list):
         return [IngestError("malformed_record", "cursor composer snapshot without composer_id or bubbles")]
-    seen = ctx.state.setdefault("composers", {})
-    known = as_dict(seen.get(session))
-    out: list[Emitted] = []
-    info = _session_info(session, composer)
-    signature = [info.title, info.summary, info.cwd]
-    if known.get("info") != signature:
-        out.append(info)
+    known = session_entry(ctx.state, "composers", session)
+    info = _session_info(session, as_dict(data.get("composer")))
+    out: list[Emitted] = [info] if changed(known, "info", [info.title, info.summary, info.cwd]) else []
     emitted = known.get("emitted", 0) if isinstance(known.get("emitted"), int) else 0
     cwd = info.cwd
     for bubble in bubbles[emitted:]:
@@ -63,7 +52,7 @@ def normalize_composer(data: dict[str, Any], ctx: StreamContext) -> list[Emitted
             )
             continue
         out.extend(_bubble(session, bubble, cwd))
-    seen[session] = {"emitted": emitted, "info": signature}
+    known["emitted"] = emitted
     return out
 
 
@@ -84,9 +73,7 @@ def _bubble(session: str, bubble: dict[str, Any], cwd: str | None) -> list[Emitt
     if not isinstance(value, dict):
         return [IngestError("malformed_row", f"bubble {bubble.get('id')} of {session}: not a JSON object")]
     out: list[Emitted] = []
-    timestamp, error = parse_timestamp(value.get("createdAt"))
-    if error is not None:
-        out.append(error)
+    timestamp = read_timestamp(value.get("createdAt"), out)
     provenance = {"bubble_id": bubble.get("id"), "bubble_type": value.get("type", bubble.get("type"))}
     if as_str(value.get("requestId")):
         provenance["request_id"] = value["requestId"]
@@ -94,62 +81,36 @@ def _bubble(session: str, bubble: dict[str, Any], cwd: str | None) -> list[Emitt
     model = None if model == "default" else model
 
     base = RecordEvents(session, timestamp, cwd, provenance=provenance)
-    event = base.event
-
     kind = value.get("type", bubble.get("type"))
     text = value.get("text") if isinstance(value.get("text"), str) else ""
     if kind == 1:
-        out.append(event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
+        out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         return out
     if kind != 2:
         out.append(IngestError("unknown_record", f"bubble {bubble.get('id')} of {session}: type {kind!r}"))
         return out
     thinking = as_str(as_dict(value.get("thinking")).get("text"))
     if thinking:
-        out.append(
-            event(EventType.REASONING, text=thinking, model=model, content_format=ContentFormat.REASONING)
-        )
+        out.append(base.reasoning(thinking, model))
     tool = value.get("toolFormerData")
     if isinstance(tool, dict):
         out.extend(_tool(tool, base, model))
     if text:
-        final = isinstance(value.get("turnDurationMs"), int | float)
-        out.append(
-            event(
-                EventType.ASSISTANT_RESPONSE,
-                text=text,
-                model=model,
-                is_final_answer=final,
-                terminal=final,
-                terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
-            )
-        )
+        out.append(base.answer(text, model, final=isinstance(value.get("turnDurationMs"), int | float)))
     return out
 
 
 def _tool(tool: dict[str, Any], base: RecordEvents, model: str | None) -> list[Event]:
-    raw_name = as_str(tool.get("name")) or "unknown"
     call_id = as_str(tool.get("toolCallId"))
     call_id = call_id.splitlines()[0] if call_id else None
     arguments = parse_json_string(
         tool.get("params") if tool.get("params") not in (None, "") else tool.get("rawArgs")
     )
     status = as_str(tool.get("status"))
-    call = base.tool_call(raw_name, call_id, arguments, model)
-    name, is_moraine = call.tool_name, call.is_moraine_tool
-    naming = {"original_tool_name": raw_name} if raw_name != name else {}
+    call = base.tool_call(as_str(tool.get("name")), call_id, arguments, model)
     if status not in _FINISHED_TOOL:
         return [call]
     failed = status != "completed"
     output = tool.get("error") if failed and tool.get("error") is not None else tool.get("result")
-    response = base.event(
-        EventType.TOOL_RESPONSE,
-        text=json_text(parse_json_string(output)) if output is not None else "",
-        content_format=ContentFormat.TOOL_RESPONSE,
-        tool_name=name,
-        tool_call_id=call_id,
-        tool_error=failed,
-        is_moraine_tool=is_moraine,
-    )
-    response.provenance.update({**naming, "status": status})
-    return [call, response]
+    text = json_text(parse_json_string(output)) if output is not None else ""
+    return [call, base.response_to(call, text, tool_error=failed, provenance={"status": status})]

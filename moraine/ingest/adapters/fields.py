@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from moraine.ingest.model import MORAINE_TOOL_NAMES, IngestError
+from moraine.ingest.model import MORAINE_TOOL_NAMES, Emitted, IngestError
 
 __all__ = [
     "as_dict",
@@ -25,6 +25,7 @@ __all__ = [
     "output_text",
     "parse_json_string",
     "parse_timestamp",
+    "read_timestamp",
     "trailing_uuid",
 ]
 
@@ -95,6 +96,14 @@ def parse_timestamp(value: Any) -> tuple[datetime | None, IngestError | None]:
             parsed = parsed.replace(tzinfo=UTC)
         return parsed.astimezone(UTC), None
     return None, _bad_timestamp(value)
+
+
+def read_timestamp(value: Any, out: list[Emitted]) -> datetime | None:
+    """Return the instant ``value`` names (see ``parse_timestamp``), reporting an unreadable one in ``out``."""
+    parsed, error = parse_timestamp(value)
+    if error is not None:
+        out.append(error)
+    return parsed
 
 
 def _bad_timestamp(value: Any) -> IngestError:

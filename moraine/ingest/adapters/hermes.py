@@ -16,31 +16,25 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._chat import chat_event, function_call, said, tool_calls
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._memory import changed
+from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_list,
     as_str,
-    canonical_tool_name,
     output_text,
     parse_json_string,
     parse_timestamp,
+    read_timestamp,
 )
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.hermes_json import HEADER_RECORD, MESSAGE_RECORD
 
 __all__ = ["HermesAdapter"]
@@ -48,16 +42,13 @@ __all__ = ["HermesAdapter"]
 _TAG = re.compile(r"<(think|tool_call|tool_response)>(.*?)</\1>", re.DOTALL)
 
 
-class HermesAdapter:
+class HermesAdapter(ObjectAdapter):
     """Normalize Hermes live session records and trajectory lines."""
 
     harness = "hermes"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one record."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         kind = data.get("record")
         if kind == HEADER_RECORD:
             return _header(as_dict(data.get("session")), ctx)
@@ -74,13 +65,14 @@ def _session_id(header: dict[str, Any], ctx: StreamContext) -> str:
 
 def _header(header: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     session = _session_id(header, ctx)
-    started, error = parse_timestamp(header.get("session_start"))
+    out: list[Emitted] = []
+    started = read_timestamp(header.get("session_start"), out)
     model = as_str(header.get("model"))
     ctx.state["model"] = model
-    out: list[Emitted] = [
+    out.append(
         SessionInfo(session=session, title=as_str(header.get("title")), model=model, started_at=started)
-    ]
-    return [error, *out] if error is not None else out
+    )
+    return out
 
 
 def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
@@ -91,12 +83,9 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         return [IngestError("malformed_record", f"message {data.get('index')} is not a JSON object")]
     out: list[Emitted] = []
     model = as_str(header.get("model"))
-    if model and model != ctx.state.get("model"):
-        ctx.state["model"] = model
+    if model and changed(ctx.state, "model", model):
         out.append(SessionInfo(session=session, model=model))
-    timestamp, error = parse_timestamp(message.get("timestamp"))
-    if error is not None:
-        out.append(error)
+    timestamp = read_timestamp(message.get("timestamp"), out)
     provenance: dict[str, Any] = {"message_index": data.get("index"), "role": message.get("role")}
     if timestamp is None:
         # Messages carry no time of their own: a message is first seen in the version of the file Hermes wrote
@@ -105,27 +94,11 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         provenance["timestamp_source"] = "session_last_updated" if timestamp is not None else None
 
     record = RecordEvents(session, timestamp, provenance=provenance)
-    event = record.event
     role = message.get("role")
-    content = _content_text(message.get("content"))
-    if role == "user":
-        out.append(event(EventType.USER_INPUT, text=content, starts_turn=bool(content)))
-    elif role == "system":
-        out.append(event(EventType.SYSTEM, text=content))
-    elif role == "tool":
-        call_id = as_str(message.get("tool_call_id"))
-        name = as_str(message.get("name")) or recall_call(ctx.state, call_id)
-        canonical, is_moraine = canonical_tool_name(name) if name else (None, False)
-        out.append(
-            event(
-                EventType.TOOL_RESPONSE,
-                text=content,
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=canonical,
-                tool_call_id=call_id,
-                is_moraine_tool=is_moraine,
-            )
-        )
+    content = parts_text(message.get("content"))
+    said = chat_event(message, content, record, ctx.state, spelling=False)
+    if said is not None:
+        out.append(said)
     elif role == "assistant":
         out.extend(_live_assistant(message, content, model, record, ctx))
     else:
@@ -138,81 +111,42 @@ def _live_message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
 def _live_assistant(
     message: dict[str, Any], content: str, model: str | None, record: RecordEvents, ctx: StreamContext
 ) -> list[Emitted]:
-    event = record.event
-    events: list[Event] = []
-    reasoning = as_str(message.get("reasoning")) or as_str(message.get("reasoning_content"))
-    if reasoning:
-        events.append(
-            event(EventType.REASONING, text=reasoning, model=model, content_format=ContentFormat.REASONING)
-        )
-    answer = event(EventType.ASSISTANT_RESPONSE, text=content, model=model) if content else None
-    if answer is not None:
-        events.append(answer)
-    calls = [c for c in as_list(message.get("tool_calls")) if isinstance(c, dict)]
-    for call in calls:
-        function = as_dict(call.get("function"))
-        events.append(
-            record.tool_call(
-                as_str(function.get("name")),
-                as_str(call.get("id")),
-                parse_json_string(function.get("arguments")),
-                model,
-                calls=ctx.state,
-            )
-        )
+    calls = tool_calls(message)
     finish = as_str(message.get("finish_reason"))
-    if finish == "stop" or (finish is None and not calls):
-        if answer is not None:
-            answer.is_final_answer = answer.terminal = True
-            answer.terminal_kind = TerminalKind.FINAL_RESPONSE
-            answer.provenance["finish_reason"] = finish
-    elif finish == "length" and events:
+    final = finish == "stop" or (finish is None and not calls)
+    ending = {"finish_reason": finish} if final else {}
+    events = said(message, "reasoning", content, model, record, final, provenance=ending)
+    events.extend(record.tool_call(*function_call(call), model, calls=ctx.state) for call in calls)
+    if finish == "length" and events:
         events[-1].terminal = True
         events[-1].terminal_kind = TerminalKind.STOPPED
     return list(events)
 
 
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        part["text"]
-        for part in as_list(content)
-        if isinstance(part, dict) and isinstance(part.get("text"), str)
-    )
-
-
 def _trajectory(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     session = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    timestamp, error = parse_timestamp(data.get("timestamp"))
+    out: list[Emitted] = []
+    timestamp = read_timestamp(data.get("timestamp"), out)
     model = as_str(data.get("model"))
-    out: list[Emitted] = [] if error is None else [error]
     out.append(SessionInfo(session=session, model=model, started_at=timestamp))
     events: list[Event] = []
-
-    def event(type_: EventType, **fields: Any) -> Event:
-        provenance = {"trajectory": ctx.path.name, "turn_from": fields.pop("speaker")}
-        return Event(session=session, type=type_, timestamp=timestamp, provenance=provenance, **fields)
-
     for turn in as_list(data.get("conversations")):
         if not isinstance(turn, dict) or not isinstance(turn.get("value"), str):
             out.append(IngestError("malformed_record", "trajectory turn without a string value"))
             continue
         speaker, value = turn.get("from"), turn["value"]
+        said = RecordEvents(
+            session, timestamp, provenance={"trajectory": ctx.path.name, "turn_from": speaker}
+        )
         if speaker == "system":
-            events.append(event(EventType.SYSTEM, text=value, speaker=speaker))
+            events.append(said.event(EventType.SYSTEM, text=value))
         elif speaker == "human":
-            events.append(
-                event(EventType.USER_INPUT, text=value, starts_turn=bool(value.strip()), speaker=speaker)
-            )
+            events.append(said.event(EventType.USER_INPUT, text=value, starts_turn=bool(value.strip())))
         elif speaker == "gpt":
-            gpt = RecordEvents(
-                session, timestamp, provenance={"trajectory": ctx.path.name, "turn_from": "gpt"}
-            )
-            events.extend(_gpt(value, model, gpt, ctx))
+            events.extend(_gpt(value, model, said, ctx))
         elif speaker == "tool":
-            events.extend(_tool_turn(value, event, ctx))
+            events.extend(_tool_turn(value, said, ctx))
         else:
             out.append(IngestError("unknown_record", f"trajectory speaker {str(speaker)[:40]!r}"))
     if data.get("completed") is True:
@@ -226,27 +160,19 @@ def _gpt(value: str, model: str | None, gpt: RecordEvents, ctx: StreamContext) -
     for match in _TAG.finditer(value):
         tag, body = match.group(1), match.group(2).strip()
         if tag == "think":
-            events.append(
-                gpt.event(EventType.REASONING, text=body, model=model, content_format=ContentFormat.REASONING)
-            )
+            events.append(gpt.reasoning(body, model))
         elif tag == "tool_call":
             call = as_dict(parse_json_string(body))
-            events.append(
-                gpt.tool_call(
-                    as_str(call.get("name")),
-                    as_str(call.get("id")),
-                    parse_json_string(call.get("arguments")),
-                    model,
-                    calls=ctx.state,
-                )
-            )
+            name, call_id = as_str(call.get("name")), as_str(call.get("id"))
+            arguments = parse_json_string(call.get("arguments"))
+            events.append(gpt.tool_call(name, call_id, arguments, model, calls=ctx.state))
     text = _TAG.sub("", value).strip()
     if text:
-        events.append(gpt.event(EventType.ASSISTANT_RESPONSE, text=text, model=model))
+        events.append(gpt.answer(text, model))
     return events
 
 
-def _tool_turn(value: str, event: Any, ctx: StreamContext) -> list[Event]:
+def _tool_turn(value: str, tool: RecordEvents, ctx: StreamContext) -> list[Event]:
     events: list[Event] = []
     bodies = [m.group(2).strip() for m in _TAG.finditer(value) if m.group(1) == "tool_response"] or [value]
     for body in bodies:
@@ -254,17 +180,6 @@ def _tool_turn(value: str, event: Any, ctx: StreamContext) -> list[Event]:
         fields = as_dict(response)
         call_id = as_str(fields.get("tool_call_id"))
         name = as_str(fields.get("name")) or recall_call(ctx.state, call_id)
-        canonical, is_moraine = canonical_tool_name(name) if name else (None, False)
         payload = fields.get("content", response) if fields else response
-        events.append(
-            event(
-                EventType.TOOL_RESPONSE,
-                text=output_text(payload),
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=canonical,
-                tool_call_id=call_id,
-                is_moraine_tool=is_moraine,
-                speaker="tool",
-            )
-        )
+        events.append(tool.canonical_response(name, call_id, output_text(payload), spelling=False))
     return events

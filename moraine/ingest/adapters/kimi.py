@@ -13,50 +13,33 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._chat import function_call
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed
+from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_list,
-    as_str,
-    output_text,
-    parse_json_string,
-    parse_timestamp,
-)
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["KimiAdapter"]
 
 _SILENT = frozenset({"StepBegin", "StatusUpdate", "ToolCallPart", "SubagentEvent", "CompactionBegin"})
 
 
-class KimiAdapter:
+class KimiAdapter(ObjectAdapter):
     """Normalize Kimi CLI wire logs, sub-agent logs included."""
 
     harness = "kimi-cli"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one wire line."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         out: list[Emitted] = []
         session, parent = _session_of(ctx)
-        if not ctx.state.get("announced"):
-            ctx.state["announced"] = True
+        if changed(ctx.state, "announced", True):
             ctx.state["cwd"] = _work_dir(ctx)
             out.append(SessionInfo(session=session, parent_session=parent, cwd=ctx.state["cwd"]))
         if data.get("type") == "metadata":
@@ -65,21 +48,19 @@ class KimiAdapter:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             out.append(IngestError("malformed_record", "wire line without a typed message"))
             return out
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         kind = message["type"]
         payload = as_dict(message.get("payload"))
         base = RecordEvents(
             session, timestamp, as_str(ctx.state.get("cwd")), parent is not None, {"message_type": kind}
         )
         if kind == "TurnBegin":
-            text = _user_text(payload.get("user_input"))
+            text = parts_text(payload.get("user_input"))
             out.append(base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text)))
         elif kind == "ContentPart":
             out.extend(_content(payload, base))
         elif kind == "ToolCall":
-            out.append(_tool_call(payload, base, ctx))
+            out.append(base.tool_call(*function_call(payload), calls=ctx.state))
         elif kind == "ToolResult":
             out.append(_tool_result(payload, base, ctx))
         elif kind == "TurnEnd":
@@ -123,32 +104,13 @@ def _work_dir(ctx: StreamContext) -> str | None:
     return None
 
 
-def _user_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(
-            part["text"] for part in value if isinstance(part, dict) and isinstance(part.get("text"), str)
-        )
-    return ""
-
-
 def _content(payload: dict[str, Any], base: RecordEvents) -> list[Emitted]:
     kind = payload.get("type")
     if kind == "think" and isinstance(payload.get("think"), str):
-        return [
-            base.event(EventType.REASONING, text=payload["think"], content_format=ContentFormat.REASONING)
-        ]
+        return [base.reasoning(payload["think"])]
     if kind == "text" and isinstance(payload.get("text"), str):
-        return [base.event(EventType.ASSISTANT_RESPONSE, text=payload["text"])]
+        return [base.answer(payload["text"])]
     return []
-
-
-def _tool_call(payload: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:
-    function = as_dict(payload.get("function"))
-    arguments = parse_json_string(function.get("arguments"))
-    call_id = as_str(payload.get("id"))
-    return base.tool_call(as_str(function.get("name")), call_id, arguments, calls=ctx.state)
 
 
 def _tool_result(payload: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:

@@ -16,6 +16,7 @@ from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
+from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
@@ -23,16 +24,9 @@ from moraine.ingest.adapters.fields import (
     as_str,
     output_text,
     parse_timestamp,
+    read_timestamp,
 )
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-)
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo
 
 __all__ = ["KiroAdapter"]
 
@@ -54,9 +48,7 @@ class KiroAdapter:
             return out
         kind = data["kind"]
         body = as_dict(data.get("data"))
-        timestamp, error = parse_timestamp(as_dict(body.get("meta")).get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(as_dict(body.get("meta")).get("timestamp"), out)
         message_id = as_str(body.get("message_id"))
         provenance: dict[str, Any] = (
             {"kind": kind, "message_id": message_id} if message_id else {"kind": kind}
@@ -71,7 +63,10 @@ class KiroAdapter:
         elif kind == "AssistantMessage":
             out.extend(_assistant(blocks, base, ctx))
         elif kind == "ToolResults":
-            out.extend(_tool_results(blocks, base, ctx))
+            results = [
+                b["data"] for b in blocks if b.get("kind") == "toolResult" and isinstance(b.get("data"), dict)
+            ]
+            out.extend(_tool_result(result, base, ctx) for result in results)
         elif kind == "Compaction":
             out.append(base.event(EventType.COMPACTION, text=as_str(body.get("summary")) or ""))
         else:
@@ -86,10 +81,8 @@ def _sidecar(ctx: StreamContext) -> list[Emitted]:
         stat = path.stat()
     except OSError:
         return []
-    signature = [stat.st_mtime_ns, stat.st_size]
-    if ctx.state.get("sidecar") == signature:
+    if not changed(ctx.state, "sidecar", [stat.st_mtime_ns, stat.st_size]):
         return []
-    ctx.state["sidecar"] = signature
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -121,41 +114,29 @@ def _assistant(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamCont
         value = block.get("data")
         if kind == "thinking":
             text = value if isinstance(value, str) else as_str(as_dict(value).get("text")) or ""
-            events.append(
-                base.event(
-                    EventType.REASONING,
-                    text=text,
-                    model=default_model,
-                    content_format=ContentFormat.REASONING,
-                )
-            )
+            events.append(base.reasoning(text, default_model))
         elif kind == "text" and isinstance(value, str):
-            events.append(base.event(EventType.ASSISTANT_RESPONSE, text=value, model=default_model))
+            events.append(base.answer(value, default_model))
         elif kind == "toolUse" and isinstance(value, dict):
-            model = as_str(value.get("modelId")) or default_model
-            call_id = as_str(value.get("toolUseId"))
-            events.append(
-                base.tool_call(as_str(value.get("name")), call_id, value.get("input"), model, calls=ctx.state)
-            )
+            events.append(_tool_use(value, base, default_model, ctx))
     return end_message(events)
 
 
-def _tool_results(blocks: list[dict[str, Any]], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
-    out: list[Emitted] = []
-    for block in blocks:
-        value = block.get("data")
-        if block.get("kind") != "toolResult" or not isinstance(value, dict):
-            continue
-        call_id = as_str(value.get("toolUseId"))
-        name = recall_call(ctx.state, call_id)
-        status = as_str(value.get("status"))
-        out.append(
-            base.tool_response(
-                name,
-                call_id,
-                output_text(value.get("content")),
-                tool_error=(status not in _OK_STATUSES) if status else None,
-                provenance={"status": status} if status else {},
-            )
-        )
-    return out
+def _tool_use(
+    use: dict[str, Any], base: RecordEvents, default_model: str | None, ctx: StreamContext
+) -> Event:
+    model = as_str(use.get("modelId")) or default_model
+    call_id = as_str(use.get("toolUseId"))
+    return base.tool_call(as_str(use.get("name")), call_id, use.get("input"), model, calls=ctx.state)
+
+
+def _tool_result(result: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> Event:
+    call_id = as_str(result.get("toolUseId"))
+    status = as_str(result.get("status"))
+    return base.tool_response(
+        recall_call(ctx.state, call_id),
+        call_id,
+        output_text(result.get("content")),
+        tool_error=(status not in _OK_STATUSES) if status else None,
+        provenance={"status": status} if status else {},
+    )

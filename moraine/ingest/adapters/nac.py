@@ -12,85 +12,55 @@ The state remembers, per session, how many messages and which episodes were emit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from moraine.ingest.adapters._calls import recall_call, remember_call
+from moraine.ingest.adapters._calls import remember_call
+from moraine.ingest.adapters._chat import chat_event, function_call, said, tool_calls
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed, session_entry
+from moraine.ingest.adapters._records import TaggedAdapter
+from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_int,
-    as_list,
-    as_str,
-    canonical_tool_name,
-    parse_json_string,
-    parse_timestamp,
-)
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_timestamp, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.sqlite_nac import SNAPSHOT_RECORD
 
 __all__ = ["NacAdapter"]
 
 
-class NacAdapter:
-    """Normalize NAC session snapshots (main sessions and their worker threads)."""
-
-    harness = "nac"
-
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
-        """Return the not-yet-emitted events and session metadata of one session snapshot."""
-        data = record.data
-        if not isinstance(data, dict) or data.get("record") != SNAPSHOT_RECORD:
-            return [IngestError("unknown_record", "not a NAC session snapshot")]
-        row = as_dict(data.get("session"))
-        session = as_str(row.get("session_id"))
-        messages = data.get("messages")
-        if not session or not isinstance(messages, list):
-            return [IngestError("malformed_record", "NAC snapshot without session_id or a messages list")]
-        sessions = ctx.state.setdefault("sessions", {})
-        seen = as_dict(sessions.get(session))
-        out: list[Emitted] = []
-        cwd = as_str(row.get("cwd"))
-        model = as_str(row.get("model"))
-        signature = [cwd, model]
-        if seen.get("meta") != signature:
-            started, error = parse_timestamp(row.get("created_at"))
-            out.extend([error] if error is not None else [])
-            out.append(SessionInfo(session=session, cwd=cwd, model=model, started_at=started))
-        emitted = as_int(seen.get("messages")) or 0
-        # Messages carry no time of their own: new ones take the session's updated_at of this snapshot.
-        updated, _ = parse_timestamp(row.get("updated_at"))
-        for index in range(emitted, len(messages)):
-            for item in _message(messages[index], index, session, cwd, model, ctx):
-                if isinstance(item, Event):
-                    item.timestamp = updated
-                    item.provenance["timestamp_source"] = "session_updated_at"
-                out.append(item)
-        last_episode = as_int(seen.get("episode")) or 0
-        workers: list[str] = list(as_list(seen.get("workers")))
-        for episode in as_list(data.get("episodes")):
-            episode_id = as_int(as_dict(episode).get("id"))
-            if episode_id is None or episode_id <= last_episode:
-                continue
-            out.extend(_episode(as_dict(episode), session, cwd, model, workers))
-            last_episode = episode_id
-        sessions[session] = {
-            "meta": signature,
-            "messages": max(emitted, len(messages)),
-            "episode": last_episode,
-            "workers": workers,
-        }
-        return out
+def _snapshot(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    """Return the not-yet-emitted events and session metadata of one session snapshot."""
+    row = as_dict(data.get("session"))
+    session = as_str(row.get("session_id"))
+    messages = data.get("messages")
+    if not session or not isinstance(messages, list):
+        return [IngestError("malformed_record", "NAC snapshot without session_id or a messages list")]
+    cwd = as_str(row.get("cwd"))
+    model = as_str(row.get("model"))
+    out: list[Emitted] = []
+    seen = session_entry(ctx.state, "sessions", session)
+    if changed(seen, "meta", [cwd, model]):
+        started = read_timestamp(row.get("created_at"), out)
+        out.append(SessionInfo(session=session, cwd=cwd, model=model, started_at=started))
+    emitted = as_int(seen.get("messages")) or 0
+    # Messages carry no time of their own: new ones take the session's updated_at of this snapshot.
+    updated, _ = parse_timestamp(row.get("updated_at"))
+    for index in range(emitted, len(messages)):
+        for item in _message(messages[index], index, session, cwd, model, ctx):
+            if isinstance(item, Event):
+                item.timestamp = updated
+                item.provenance["timestamp_source"] = "session_updated_at"
+            out.append(item)
+    last_episode = as_int(seen.get("episode")) or 0
+    workers: list[str] = list(as_list(seen.get("workers")))
+    for episode in as_list(data.get("episodes")):
+        episode_id = as_int(as_dict(episode).get("id"))
+        if episode_id is None or episode_id <= last_episode:
+            continue
+        out.extend(_episode(as_dict(episode), session, cwd, model, workers))
+        last_episode = episode_id
+    seen.update(messages=max(emitted, len(messages)), episode=last_episode, workers=workers)
+    return out
 
 
 def _message(
@@ -100,28 +70,10 @@ def _message(
         return [IngestError("malformed_record", f"session {session} message {index}: not a JSON object")]
     role = message.get("role")
     base = RecordEvents(session, None, cwd, provenance={"message_index": index, "role": role})
-    event = base.event
-
-    content = _text(message.get("content"))
-    if role == "system":
-        return [event(EventType.SYSTEM, text=content)]
-    if role == "user":
-        return [event(EventType.USER_INPUT, text=content, starts_turn=bool(content))]
-    if role == "tool":
-        call_id = as_str(message.get("tool_call_id"))
-        raw_name = as_str(message.get("name")) or recall_call(ctx.state, call_id)
-        name, is_moraine = canonical_tool_name(raw_name) if raw_name else (None, False)
-        return [
-            event(
-                EventType.TOOL_RESPONSE,
-                text=content,
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=call_id,
-                is_moraine_tool=is_moraine,
-                provenance={"original_tool_name": raw_name} if raw_name and raw_name != name else {},
-            )
-        ]
+    content = parts_text(message.get("content"))
+    said = chat_event(message, content, base, ctx.state, spelling=True)
+    if said is not None:
+        return [said]
     if role == "assistant":
         return list(_assistant(message, content, model, base, ctx))
     return [
@@ -132,32 +84,13 @@ def _message(
 def _assistant(
     message: dict[str, Any], content: str, model: str | None, base: RecordEvents, ctx: StreamContext
 ) -> list[Event]:
-    event = base.event
-    events: list[Event] = []
-    reasoning = as_str(message.get("reasoning_text")) or as_str(message.get("reasoning_content"))
-    if reasoning:
-        events.append(
-            event(EventType.REASONING, text=reasoning, model=model, content_format=ContentFormat.REASONING)
-        )
-    calls = [c for c in as_list(message.get("tool_calls")) if isinstance(c, dict)]
-    if content:
-        final = not calls
-        events.append(
-            event(
-                EventType.ASSISTANT_RESPONSE,
-                text=content,
-                model=model,
-                is_final_answer=final,
-                terminal=final,
-                terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
-            )
-        )
+    calls = tool_calls(message)
+    events = said(message, "reasoning_text", content, model, base, final=not calls)
     for call in calls:
-        function = as_dict(call.get("function"))
-        raw_name = as_str(function.get("name")) or "unknown"
-        call_id = as_str(call.get("id"))
+        name, call_id, arguments = function_call(call)
+        raw_name = name or "unknown"
         remember_call(ctx.state, call_id, raw_name)  # the response names its tool the harness's way
-        events.append(base.tool_call(raw_name, call_id, parse_json_string(function.get("arguments")), model))
+        events.append(base.tool_call(raw_name, call_id, arguments, model))
     return events
 
 
@@ -167,59 +100,35 @@ def _episode(
     thread = as_str(episode.get("thread_name")) or "worker"
     session = f"{parent}:worker:{thread}"
     out: list[Emitted] = []
-    timestamp, error = parse_timestamp(episode.get("created_at"))
-    if error is not None:
-        out.append(error)
+    timestamp = read_timestamp(episode.get("created_at"), out)
     if thread not in workers:
         workers.append(thread)
         out.append(
             SessionInfo(
-                session=session,
-                title=thread,
-                cwd=cwd,
-                model=model,
-                parent_session=parent,
-                started_at=timestamp,
+                session, title=thread, cwd=cwd, model=model, parent_session=parent, started_at=timestamp
             )
         )
+    # The worker's turn: the action is its input, the content its final answer (an empty one just stops it).
     provenance = {"episode_id": episode.get("id"), "thread_name": thread}
-    action = as_str(episode.get("action")) or ""
+    turn = RecordEvents(session, timestamp, cwd, sidechain=True, provenance=provenance)
     result = as_str(episode.get("content")) or ""
+    out.append(turn.event(EventType.USER_INPUT, text=as_str(episode.get("action")) or "", starts_turn=True))
     out.append(
-        Event(
-            session=session,
-            type=EventType.USER_INPUT,
-            text=action,
-            timestamp=timestamp,
-            cwd=cwd,
-            starts_turn=True,
-            sidechain=True,
-            provenance=dict(provenance),
-        )
-    )
-    out.append(
-        Event(
-            session=session,
-            type=EventType.ASSISTANT_RESPONSE,
+        turn.event(
+            EventType.ASSISTANT_RESPONSE,
             text=result,
-            timestamp=timestamp,
-            cwd=cwd,
             model=model,
             is_final_answer=bool(result),
             terminal=True,
             terminal_kind=TerminalKind.FINAL_RESPONSE if result else TerminalKind.STOPPED,
-            sidechain=True,
-            provenance=dict(provenance),
         )
     )
     return out
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        part["text"]
-        for part in as_list(content)
-        if isinstance(part, dict) and isinstance(part.get("text"), str)
-    )
+class NacAdapter(TaggedAdapter):
+    """Normalize NAC session snapshots (main sessions and their worker threads)."""
+
+    harness = "nac"
+    kinds = {SNAPSHOT_RECORD: _snapshot}
+    untagged = "not a NAC session snapshot"

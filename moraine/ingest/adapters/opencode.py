@@ -11,27 +11,14 @@ finished with ``stop``, its last text part is the final answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._memory import changed
+from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_int,
-    as_str,
-    json_text,
-    parse_timestamp,
-)
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-    TerminalKind,
-)
+from moraine.ingest.adapters.fields import as_dict, as_int, as_str, json_text, parse_timestamp, read_timestamp
+from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.ingest.readers.sqlite_opencode import PART_RECORD
 
 __all__ = ["OpenCodeAdapter"]
@@ -46,63 +33,41 @@ _STOP_KINDS = {
 }
 
 
-class OpenCodeAdapter:
-    """Normalize OpenCode message parts."""
-
-    harness = "opencode"
-
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
-        """Return the events, session metadata and ingest errors of one part."""
-        data = record.data
-        if not isinstance(data, dict) or data.get("record") != PART_RECORD:
-            return [IngestError("unknown_record", "not an OpenCode part record")]
-        session_row = as_dict(data.get("session"))
-        session = as_str(session_row.get("id"))
-        part_row = as_dict(data.get("part"))
-        part = as_dict(part_row.get("data"))
-        if not session or not part:
-            return [IngestError("malformed_record", "OpenCode part without session id or data")]
-        message = as_dict(as_dict(data.get("message")).get("data"))
-        out: list[Emitted] = list(_announce(session, session_row, ctx))
-        start = as_dict(part.get("time")).get("start")
-        timestamp, error = parse_timestamp(start if start is not None else part_row.get("time_created"))
-        if error is not None:
-            out.append(error)
-        cwd = as_str(as_dict(message.get("path")).get("cwd")) or as_str(session_row.get("directory"))
-        role = as_str(message.get("role")) or "unknown"
-        model = as_str(message.get("modelID")) if role == "assistant" else None
-        sidechain = as_str(session_row.get("parent_id")) is not None
-        base = RecordEvents(session, timestamp, cwd, sidechain, {"part_type": part.get("type"), "role": role})
-        kind = part.get("type")
-        if kind == "text":
-            out.extend(_text(part, message, role, model, base, data.get("last_text") is True))
-        elif kind == "reasoning" and isinstance(part.get("text"), str):
-            out.append(
-                base.event(
-                    EventType.REASONING,
-                    text=part["text"],
-                    model=model,
-                    content_format=ContentFormat.REASONING,
-                )
-            )
-        elif kind == "tool":
-            out.extend(_tool(part, model, base))
-        elif kind == "step-finish":
-            out.extend(_step_finish(part, base))
-        elif kind == "compaction":
-            out.append(base.event(EventType.COMPACTION))
-        return out
+def _part(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    """Return the events, session metadata and ingest errors of one part."""
+    session_row = as_dict(data.get("session"))
+    session = as_str(session_row.get("id"))
+    part_row = as_dict(data.get("part"))
+    part = as_dict(part_row.get("data"))
+    if not session or not part:
+        return [IngestError("malformed_record", "OpenCode part without session id or data")]
+    message = as_dict(as_dict(data.get("message")).get("data"))
+    out: list[Emitted] = list(_announce(session, session_row, ctx))
+    start = as_dict(part.get("time")).get("start")
+    timestamp = read_timestamp(start if start is not None else part_row.get("time_created"), out)
+    cwd = as_str(as_dict(message.get("path")).get("cwd")) or as_str(session_row.get("directory"))
+    role = as_str(message.get("role")) or "unknown"
+    model = as_str(message.get("modelID")) if role == "assistant" else None
+    sidechain = as_str(session_row.get("parent_id")) is not None
+    base = RecordEvents(session, timestamp, cwd, sidechain, {"part_type": part.get("type"), "role": role})
+    kind = part.get("type")
+    if kind == "text":
+        out.extend(_text(part, message, role, model, base, data.get("last_text") is True))
+    elif kind == "reasoning" and isinstance(part.get("text"), str):
+        out.append(base.reasoning(part["text"], model))
+    elif kind == "tool":
+        out.extend(_tool(part, model, base))
+    elif kind == "step-finish":
+        out.extend(_step_finish(part, base))
+    elif kind == "compaction":
+        out.append(base.event(EventType.COMPACTION))
+    return out
 
 
 def _announce(session: str, row: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    known = ctx.state.setdefault("sessions", {})
     signature = [row.get("title"), row.get("directory"), row.get("parent_id")]
-    if known.get(session) == signature:
+    if not changed(ctx.state.setdefault("sessions", {}), session, signature, _KNOWN_LIMIT):
         return []
-    known.pop(session, None)
-    known[session] = signature
-    while len(known) > _KNOWN_LIMIT:
-        del known[next(iter(known))]
     started, _ = parse_timestamp(row.get("time_created"))
     return [
         SessionInfo(
@@ -123,50 +88,28 @@ def _text(
     base: RecordEvents,
     last_text: bool,
 ) -> list[Emitted]:
-    text = part.get("text") if isinstance(part.get("text"), str) else ""
+    text = as_str(part.get("text")) or ""
     if role == "user":
         if part.get("synthetic") is True:
             return [base.event(EventType.SYSTEM, text=text, provenance={"synthetic": True})]
         return [base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text))]
     final = role == "assistant" and last_text and message.get("finish") == "stop"
-    return [
-        base.event(
-            EventType.ASSISTANT_RESPONSE,
-            text=text,
-            model=model,
-            is_final_answer=final,
-            terminal=final,
-            terminal_kind=TerminalKind.FINAL_RESPONSE if final else None,
-        )
-    ]
+    return [base.answer(text, model, final)]
 
 
 def _tool(part: dict[str, Any], model: str | None, base: RecordEvents) -> list[Emitted]:
     state = as_dict(part.get("state"))
     status = as_str(state.get("status"))
-    call_id = as_str(part.get("callID"))
-    raw_name = as_str(part.get("tool")) or "unknown"
-    call = base.tool_call(raw_name, call_id, state.get("input"), model)
-    name, is_moraine = call.tool_name, call.is_moraine_tool
-    naming = {"original_tool_name": raw_name} if raw_name != name else {}
-    events: list[Emitted] = [call]
-    if status in _ENDED_TOOL:
-        failed = status == "error"
-        output = state.get("error") if failed else state.get("output")
-        events.append(
-            base.event(
-                EventType.TOOL_RESPONSE,
-                text=json_text(output),
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=call_id,
-                tool_error=failed,
-                exit_code=as_int(as_dict(state.get("metadata")).get("exit")),
-                is_moraine_tool=is_moraine,
-                provenance={**naming, "status": status},
-            )
-        )
-    return events
+    call = base.tool_call(as_str(part.get("tool")), as_str(part.get("callID")), state.get("input"), model)
+    if status not in _ENDED_TOOL:
+        return [call]
+    failed = status == "error"
+    text = json_text(state.get("error") if failed else state.get("output"))
+    exit_code = as_int(as_dict(state.get("metadata")).get("exit"))
+    response = base.response_to(
+        call, text, tool_error=failed, exit_code=exit_code, provenance={"status": status}
+    )
+    return [call, response]
 
 
 def _step_finish(part: dict[str, Any], base: RecordEvents) -> list[Emitted]:
@@ -179,3 +122,11 @@ def _step_finish(part: dict[str, Any], base: RecordEvents) -> list[Emitted]:
             EventType.RUNTIME, text="", terminal=True, terminal_kind=kind, provenance={"reason": reason}
         )
     ]
+
+
+class OpenCodeAdapter(TaggedAdapter):
+    """Normalize OpenCode message parts."""
+
+    harness = "opencode"
+    kinds = {PART_RECORD: _part}
+    untagged = "not an OpenCode part record"

@@ -9,23 +9,23 @@ branch summaries, labels, custom entries and ``session_info`` (the session's nam
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from pathlib import PurePath
 from typing import Any
 
-from moraine.ingest.adapters._text import render_call
 from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._text import parts_text, render_call
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import (
     as_dict,
     as_int,
     as_list,
     as_str,
-    canonical_tool_name,
     epoch_to_datetime,
     output_text,
     parse_timestamp,
+    read_timestamp,
     trailing_uuid,
 )
 from moraine.ingest.model import (
@@ -34,7 +34,6 @@ from moraine.ingest.model import (
     Event,
     EventType,
     IngestError,
-    RawRecord,
     SessionInfo,
     TerminalKind,
 )
@@ -50,27 +49,22 @@ _STOP_KINDS = {
 }
 
 
-class PiFamilyNormalizer:
+class PiFamilyNormalizer(ObjectAdapter):
     """The normalizer of the pi session-tree schema; subclasses set the harness and sub-agent policy."""
 
     harness = "pi-coding-agent"
     # Whether a ``parentSession`` header field names a parent this session is a sub-agent of.
     parent_is_subagent = False
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one tree entry."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         kind = as_str(data.get("type")) or ""
         out: list[Emitted] = []
         if kind == "session":
             out.extend(self._header(data, ctx))
         session = ctx.state.get("session") or _session_from_path(ctx)
         ctx.state["session"] = session
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         if timestamp is None:
             timestamp = _message_time(data)
         provenance: dict[str, Any] = {"record_type": data.get("type")}
@@ -117,16 +111,6 @@ def _message_time(data: dict[str, Any]) -> datetime | None:
     return None
 
 
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        block["text"]
-        for block in as_list(content)
-        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
-    )
-
-
 def _model_change(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     model = as_str(data.get("modelId"))
     provider = as_str(data.get("provider"))
@@ -159,7 +143,7 @@ def _label(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list
 def _custom_message(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     if data.get("display") is False:
         return []  # hidden from the user in the harness: not part of the searchable conversation
-    text = _content_text(data.get("content"))
+    text = parts_text(data.get("content"), "text")
     relationship = as_dict(data.get("details")).get("fromRelationship")
     if base.sidechain and data.get("customType") == "agent_message" and relationship == "parent":
         # A sub-agent's task, handed down by its parent agent: the child session's input.
@@ -174,7 +158,7 @@ def _message(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> li
     role = message.get("role")
     if role == "user":
         # An attachment-only message (no text) joins the turn it follows instead of opening an empty one.
-        text = _content_text(message.get("content"))
+        text = parts_text(message.get("content"), "text")
         return [base.event(EventType.USER_INPUT, text=text, starts_turn=bool(text))]
     if role == "assistant":
         return _assistant(message, base, ctx)
@@ -195,19 +179,9 @@ def _assistant(message: dict[str, Any], base: RecordEvents, ctx: StreamContext) 
             continue
         kind = block.get("type")
         if kind == "thinking" and isinstance(block.get("thinking"), str):
-            events.append(
-                base.event(
-                    EventType.REASONING,
-                    text=block["thinking"],
-                    model=model,
-                    content_format=ContentFormat.REASONING,
-                    provenance=extra,
-                )
-            )
+            events.append(base.reasoning(block["thinking"], model, provenance=extra))
         elif kind == "text" and isinstance(block.get("text"), str):
-            events.append(
-                base.event(EventType.ASSISTANT_RESPONSE, text=block["text"], model=model, provenance=extra)
-            )
+            events.append(base.answer(block["text"], model, provenance=extra))
         elif kind == "toolCall":
             events.append(_tool_call(block, base, model, extra))
     terminal_kind = _STOP_KINDS.get(stop or "")
@@ -242,19 +216,12 @@ def _tool_call(block: dict[str, Any], base: RecordEvents, model: str | None, ext
 
 
 def _tool_result(message: dict[str, Any], base: RecordEvents) -> Event:
-    raw_name = as_str(message.get("toolName")) or "unknown"
-    name, is_moraine = canonical_tool_name(raw_name)
-    provenance = {"original_tool_name": raw_name} if raw_name != name else {}
     error = message.get("isError")
-    return base.event(
-        EventType.TOOL_RESPONSE,
-        text=output_text(message.get("content")),
-        content_format=ContentFormat.TOOL_RESPONSE,
-        tool_name=name,
-        tool_call_id=as_str(message.get("toolCallId")),
+    return base.canonical_response(
+        as_str(message.get("toolName")) or "unknown",
+        as_str(message.get("toolCallId")),
+        output_text(message.get("content")),
         tool_error=error if isinstance(error, bool) else None,
-        is_moraine_tool=is_moraine,
-        provenance=provenance,
     )
 
 

@@ -8,28 +8,14 @@ text part is the turn's final answer. Telemetry, file snapshots and unknown reco
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
+from moraine.ingest.adapters._memory import changed
+from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_list,
-    as_str,
-    canonical_tool_name,
-    output_text,
-    parse_timestamp,
-)
-from moraine.ingest.model import (
-    ContentFormat,
-    Emitted,
-    Event,
-    EventType,
-    IngestError,
-    RawRecord,
-    SessionInfo,
-)
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["QwenAdapter"]
 
@@ -37,28 +23,21 @@ _SYSTEM_USER_SUBTYPES = frozenset({"notification", "cron"})
 _FAILED_STATUSES = frozenset({"error", "failed", "cancelled", "canceled"})
 
 
-class QwenAdapter:
+class QwenAdapter(ObjectAdapter):
     """Normalize Qwen Code chat records."""
 
     harness = "qwen-code"
 
-    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+    def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one chat record."""
-        data = record.data
-        if not isinstance(data, dict):
-            return [IngestError("malformed_record", f"expected a JSON object, got {type(data).__name__}")]
         session = as_str(data.get("sessionId")) or ctx.state.get("session") or ctx.path.stem
         out: list[Emitted] = []
-        if ctx.state.get("session") != session:
-            ctx.state["session"] = session
+        if changed(ctx.state, "session", session):
             ctx.state.pop("cwd", None)
         cwd = as_str(data.get("cwd"))
-        if cwd and ctx.state.get("cwd") != cwd:
-            ctx.state["cwd"] = cwd
+        if cwd and changed(ctx.state, "cwd", cwd):
             out.append(SessionInfo(session=session, cwd=cwd))
-        timestamp, error = parse_timestamp(data.get("timestamp"))
-        if error is not None:
-            out.append(error)
+        timestamp = read_timestamp(data.get("timestamp"), out)
         kind = data.get("type")
         provenance: dict[str, Any] = {"record_type": kind}
         for key, name in (("uuid", "uuid"), ("parentUuid", "parent_uuid")):
@@ -101,9 +80,7 @@ def _user(data: dict[str, Any], base: RecordEvents) -> list[Emitted]:
 
 def _assistant(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> list[Emitted]:
     model = as_str(data.get("model"))
-    model_changed = bool(model) and ctx.state.get("model") != model
-    if model_changed:
-        ctx.state["model"] = model
+    model_changed = bool(model) and changed(ctx.state, "model", model)
     parts = _parts(data)
     calls_tools = any(isinstance(part.get("functionCall"), dict) for part in parts)
     events: list[Event] = []
@@ -112,16 +89,9 @@ def _assistant(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> 
         if isinstance(call, dict):
             events.append(_tool_call(call, base, model))
         elif isinstance(part.get("text"), str) and part.get("thought"):
-            events.append(
-                base.event(
-                    EventType.REASONING,
-                    text=part["text"],
-                    model=model,
-                    content_format=ContentFormat.REASONING,
-                )
-            )
+            events.append(base.reasoning(part["text"], model))
         elif isinstance(part.get("text"), str):
-            events.append(base.event(EventType.ASSISTANT_RESPONSE, text=part["text"], model=model))
+            events.append(base.answer(part["text"], model))
     if not calls_tools:
         mark_final_answer(events)
     out: list[Emitted] = list(events)
@@ -143,24 +113,17 @@ def _tool_result(data: dict[str, Any], base: RecordEvents) -> list[Emitted]:
         response = part.get("functionResponse")
         if not isinstance(response, dict):
             continue
-        raw_name = as_str(response.get("name")) or "unknown"
-        name, is_moraine = canonical_tool_name(raw_name)
-        extra: dict[str, Any] = {"status": status} if status else {}
-        if raw_name != name:
-            extra["original_tool_name"] = raw_name
+        call_id = (
+            as_str(result.get("callId")) or as_str(response.get("id")) or as_str(base.provenance.get("uuid"))
+        )
         payload = response.get("response")
         events.append(
-            base.event(
-                EventType.TOOL_RESPONSE,
-                text=output_text(payload) if payload is not None else "",
-                content_format=ContentFormat.TOOL_RESPONSE,
-                tool_name=name,
-                tool_call_id=as_str(result.get("callId"))
-                or as_str(response.get("id"))
-                or as_str(base.provenance.get("uuid")),
+            base.canonical_response(
+                as_str(response.get("name")) or "unknown",
+                call_id,
+                output_text(payload) if payload is not None else "",
                 tool_error=status in _FAILED_STATUSES if status else None,
-                is_moraine_tool=is_moraine,
-                provenance=extra,
+                provenance={"status": status} if status else {},
             )
         )
     return events

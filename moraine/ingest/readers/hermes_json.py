@@ -16,6 +16,7 @@ from typing import Any
 
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
+from moraine.ingest.readers._once import ReportsOnce
 
 __all__ = ["HEADER_RECORD", "MESSAGE_RECORD", "HermesSessionReader"]
 
@@ -26,13 +27,10 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 _HEADER_KEYS = ("session_id", "model", "platform", "base_url", "session_start", "last_updated", "title")
 
 
-class HermesSessionReader:
+class HermesSessionReader(ReportsOnce):
     """Yield a Hermes session file's header and messages after the saved position."""
 
     byte_offsets = False
-
-    def __init__(self) -> None:
-        self._reported: set[tuple[str, int, int]] = set()
 
     def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
         """Yield the records after position ``offset`` (0 = nothing read yet)."""
@@ -76,8 +74,6 @@ class HermesSessionReader:
             )
 
     def _once(self, path: Path, stat: Any, detail: str, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Report a problem with this version of the file (a rewrite is a new version) once."""
         token = (str(path), int(stat.st_mtime_ns), int(stat.st_size))
-        if token in self._reported:
-            return
-        self._reported.add(token)
-        yield ReadItem(None, IngestError("malformed_session_file", detail), offset, line_no, offset, line_no)
+        yield from self.once(token, IngestError("malformed_session_file", detail), offset, line_no)

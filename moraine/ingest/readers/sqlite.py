@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-from moraine.ingest.model import IngestError
 from moraine.ingest.reader import ReadItem
+from moraine.ingest.readers._once import ReportsOnce
 
 __all__ = ["DatabaseBusy", "SqlitePoller", "is_busy", "open_read_only", "table_columns"]
 
@@ -59,12 +59,12 @@ def table_columns(connection: sqlite3.Connection, table: str) -> set[str]:
     return {str(row[0]) for row in rows}
 
 
-class SqlitePoller:
+class SqlitePoller(ReportsOnce):
     """The polling loop every SQLite reader shares: open read-only, read what changed, stop quietly when locked.
 
     ``settle_seconds`` / ``clock``: how long a row must stay unchanged before a reader takes it as complete, and
-    the time source (tests move it). A subclass implements ``poll`` (the rows after the position, over an open connection); ``once`` reports a
-    persistent problem (an unknown schema, an unreadable row) a single time instead of on every poll.
+    the time source (tests move it). A subclass implements ``poll`` (the rows after the position, over an open
+    connection); ``once`` reports a persistent problem (an unknown schema, an unreadable row) a single time.
     """
 
     byte_offsets = False
@@ -73,7 +73,7 @@ class SqlitePoller:
     def __init__(self, settle_seconds: float | None = None, clock: Callable[[], float] = time.time) -> None:
         self.settle_seconds = self.default_settle_seconds if settle_seconds is None else settle_seconds
         self.clock = clock
-        self._reported: set[str] = set()
+        super().__init__()
 
     def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
         """Yield the records changed since ``offset``; a busy or locked database ends the pass (retried later)."""
@@ -88,10 +88,3 @@ class SqlitePoller:
     ) -> Iterator[ReadItem]:
         """Yield the records of ``connection`` after ``offset`` (``line_no`` records already read)."""
         raise NotImplementedError
-
-    def once(self, token: str, error: IngestError, offset: int, line_no: int) -> Iterator[ReadItem]:
-        """Yield ``error`` at the position the first time ``token`` is seen by this reader, nothing afterwards."""
-        if token in self._reported:
-            return
-        self._reported.add(token)
-        yield ReadItem(None, error, offset, line_no, offset, line_no)
