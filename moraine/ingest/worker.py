@@ -137,4 +137,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    # Run the imported module's main, not this __main__ copy: the jobs unpickle as moraine.ingest.worker.Job.
+    from moraine.ingest import worker
+
+    raise SystemExit(worker.main(sys.argv[1:]))

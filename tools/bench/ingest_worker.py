@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -69,6 +70,8 @@ def main() -> int:
     events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]
     checksums = table_checksums(store)
     store.close()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)  # the ingest workers, reaped when the pass ended
     result = {
         "files": summary.files,
         "sessions": summary.sessions,
@@ -80,6 +83,10 @@ def main() -> int:
         "ingest_thread_cpu_seconds": thread_cpu,
         "embedded": vectorizer.embedded if vectorizer is not None else None,
         "checksums": checksums,
+        "workers": summary.workers,
+        "own_peak_rss_mb": own.ru_maxrss / 1024,  # Linux reports KiB
+        "workers_peak_rss_mb": workers.ru_maxrss / 1024 if summary.workers else None,  # the largest worker
+        "workers_cpu_seconds": workers.ru_utime + workers.ru_stime if summary.workers else None,
     }
     sys.stdout.write(json.dumps(result) + "\n")
     return 0
