@@ -156,7 +156,7 @@ class Ingestor:
 
     def _pool(self, entries: list[_Entry]) -> WorkerPool | None:
         """Start the workers when the pass is worth it (enough bytes to read), else return None."""
-        if self.workers <= 0 or len(entries) < 2:
+        if self.workers <= 0 or not entries:
             return None
         pending = 0
         for source, _, reader, path in entries:
@@ -189,8 +189,13 @@ class Ingestor:
             source, _, reader, path = entry
             stream = self._open(source, reader, path)
             job = None
-            # The first stream is read here while the workers start (it is published on its own, at once).
-            if stream is not None and pool is not None and index > 0 and reader.byte_offsets:
+            # The newest stream is read here while the workers start (it is published on its own, at once).
+            if (
+                stream is not None
+                and pool is not None
+                and (index > 0 or not alone_first)
+                and reader.byte_offsets
+            ):
                 job = self._job(stream, index)
                 if job is not None:
                     pool.submit(job)
