@@ -381,7 +381,7 @@ class TableReader:
         if not is_int or value < minimum or (maximum is not None and value > maximum):
             bound = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
             raise ConfigError(f"{self.where}{key} must be an integer {bound} (got {value!r})")
-        return value
+        return int(value)
 
     def number(self, data: dict[str, Any], key: str, default: float) -> float:
         name = key.rsplit(".", 1)[-1]
