@@ -48,12 +48,15 @@ class Tally:
 class Parser:
     """Turns read items into rows of ``batch``; ``owners`` maps source -> session key -> owning stream id."""
 
-    def __init__(self, redact: bool, owners: dict[str, dict[int, int]] | None = None) -> None:
+    def __init__(
+        self, redact: bool, owners: dict[str, dict[int, int]] | None = None, claims: bool = False
+    ) -> None:
         self.redact = redact
         self.batch = Batch()
         self.tally = Tally()
         self.owners: dict[str, dict[int, int]] = owners if owners is not None else {}
-        self.claims: list[tuple[str, int]] = []  # (harness session id, key) of the sessions opened, in order
+        # With ``claims``: (harness session id, key) of the sessions opened, in order (a worker reports them).
+        self.claims: list[tuple[str, int]] | None = [] if claims else None
 
     def item(self, stream: Stream, adapter: Adapter, item: ReadItem) -> None:
         """Add the rows of one read item (its errors as ``ingest_errors`` rows)."""
@@ -103,7 +106,8 @@ class Parser:
             owners[key] = stream.id
             state = SessionState(harness_sid, key)
             stream.sessions[harness_sid] = state
-            self.claims.append((harness_sid, key))
+            if self.claims is not None:
+                self.claims.append((harness_sid, key))
         return state
 
     def _info(self, stream: Stream, info: SessionInfo) -> None:

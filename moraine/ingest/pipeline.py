@@ -296,8 +296,17 @@ class Ingestor:
                 stream.resume(committed)
         return stream
 
+    def _release(self, stream: Stream) -> None:
+        """Give up the session keys a rewritten stream held before (see ``_restart``)."""
+        owners = self._owners.setdefault(stream.source.name, {})
+        for key in stream.released:
+            if owners.get(key) == stream.id:
+                del owners[key]
+        stream.released = []
+
     def _read(self, stream: Stream, adapter: Adapter, reader: Reader) -> None:
         """Read ``stream`` in this process."""
+        self._release(stream)
         self._batch_streams[stream.id] = stream
         parser = self._parser
         try:
@@ -339,6 +348,7 @@ class Ingestor:
 
     def _consume(self, stream: Stream, pool: WorkerPool, job: int, refill: Callable[[], bool]) -> None:
         """Take the chunks a worker made of ``stream``, keyed as this process would have keyed them."""
+        self._release(stream)
         owners = self._owners.setdefault(stream.source.name, {})
         renames: dict[int, int] = {}
         self._batch_streams[stream.id] = stream
@@ -368,10 +378,7 @@ class Ingestor:
         keys = [s["key"] for s in committed.saved_sessions().values() if isinstance(s.get("key"), int)]
         self._settle()
         delete_stream(self.store, stream.id, keys, stream.source.name, str(stream.path))
-        owners = self._owners[stream.source.name]
-        for key in keys:
-            if owners.get(key) == stream.id:
-                del owners[key]
+        stream.released = keys  # given up when the stream is read: streams before it still see them held
         stream.generation = committed.generation + 1
         stream.committed = None
         self._summary.rewritten += 1

@@ -42,6 +42,7 @@ class Stream:
     meta: SessionMeta | None = None
     finished: bool = False  # the reader reached the end of the file (this pass)
     saved: dict[str, Any] | None = None  # the state a worker saved at ``offset`` (already redacted if asked)
+    released: list[int] = field(default_factory=list)  # keys of a rewritten stream's old sessions, to give up
 
     def state(self, redact: bool) -> dict[str, Any]:
         """Return the state to save at the current position: the adapter's and the sessions', as plain JSON.

@@ -66,7 +66,7 @@ def run_job(job: Job) -> Iterator[Chunk]:
     )
     if job.start is not None:
         stream.resume(job.start)
-    parser = Parser(job.redact)
+    parser = Parser(job.redact, claims=True)
     try:
         for item in reader.read(job.path, stream.offset, stream.line_no):
             parser.item(stream, adapter, item)
@@ -95,7 +95,7 @@ def _cut(job: Job, parser: Parser, stream: Stream, last: bool) -> Chunk:
         stream.line_no,
         stream.state(job.redact),
         parser.tally,
-        parser.claims,
+        parser.claims or [],
         last=last,
         finished=stream.finished,
     )

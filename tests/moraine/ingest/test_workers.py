@@ -124,6 +124,30 @@ def test_a_session_in_two_files_read_by_two_workers_is_keyed_as_in_process(
     assert len(results[0]["sessions"]) == 5  # "shared" x3 and "other" x2, each file's own key after the first
 
 
+def test_a_second_pass_over_appended_and_rewritten_files_matches_in_process(
+    store: Store, tmp_path: Path
+) -> None:
+    paths = [tmp_path / f"{name}.jsonl" for name in "abcd"]
+    results = []
+    for workers in (0, 2):
+        _reset(store)
+        write_lines(paths[0], conversation("shared", turns=2))
+        write_lines(paths[1], conversation("other", turns=2))
+        write_lines(paths[2], conversation("third", turns=2))
+        write_lines(paths[3], conversation("other", turns=1))
+        ingest_paths(
+            store, paths, "codex", "codex", ToyAdapter(), batch_size=4, workers=workers, worker_min_bytes=0
+        )
+        write_lines(paths[0], conversation("shared", turns=1, prefix="more "), mode="a")
+        write_lines(paths[2], conversation("shared", turns=3, prefix="new "))  # rewritten: now holds "shared"
+        summary = ingest_paths(
+            store, paths, "codex", "codex", ToyAdapter(), batch_size=4, workers=workers, worker_min_bytes=0
+        )
+        assert (summary.rewritten, summary.unchanged) == (1, 2)
+        results.append(_state(store))
+    assert results[0] == results[1]
+
+
 def test_a_worker_killed_mid_pass_is_an_ingest_error_and_the_next_pass_keeps_every_event_once(
     store: Store, tmp_path: Path
 ) -> None:
