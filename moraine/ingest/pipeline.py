@@ -356,9 +356,8 @@ class Ingestor:
         for chunk in pool.chunks(job, refill):
             for harness_sid, key in chunk.claims:
                 final = key
-                if (
-                    owners.get(key, stream.id) != stream.id
-                ):  # another file holds this session: keep seqs apart
+                held = owners.get(key, stream.id) != stream.id  # by another file: keep seqs apart
+                if held:
                     final = renames[key] = alternate_key(stream.source.name, harness_sid, str(stream.path))
                 owners[final] = stream.id
             rekey(chunk, renames)
