@@ -27,6 +27,7 @@ from moraine.config import Config, SourceConfig, glob_root
 from moraine.errors import IngestWorkerError, StoreError
 from moraine.ingest.adapters import adapter_for, reader_for
 from moraine.ingest.adapters.base import Adapter, StreamContext
+from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
 from moraine.ingest.chunk import rekey
 from moraine.ingest.discovery import discover, newest_first
@@ -233,7 +234,7 @@ class Ingestor:
         self._settle_quietly()
         self._checkpoints.clear()
         self._owners.clear()
-        self._parser.batch = type(self._parser.batch)()
+        self._parser.batch = Batch()
         self._batch_streams = {}
 
     # -- streams -------------------------------------------------------------------------------------------------
@@ -392,7 +393,7 @@ class Ingestor:
             return
         checkpoints = [s.checkpoint(self.redact) for s in streams]
         batch.freeze()
-        self._parser.batch = type(batch)()
+        self._parser.batch = Batch()
         self._batch_streams = {}
         self._settle()
         markers = [s.committed or empty_checkpoint(s) for s in streams]

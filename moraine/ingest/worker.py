@@ -22,10 +22,11 @@ from typing import IO
 from moraine.config import SourceConfig
 from moraine.ingest.adapters import adapter_for, reader_for
 from moraine.ingest.adapters.base import Adapter, StreamContext
+from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint
 from moraine.ingest.chunk import Chunk
 from moraine.ingest.frames import read_frame, write_frame
-from moraine.ingest.parse import Parser
+from moraine.ingest.parse import Parser, Tally
 from moraine.ingest.stream import Stream
 from moraine.redact import ruleset
 
@@ -99,8 +100,8 @@ def _cut(job: Job, parser: Parser, stream: Stream, last: bool) -> Chunk:
         last=last,
         finished=stream.finished,
     )
-    parser.batch = type(parser.batch)()
-    parser.tally = type(parser.tally)()
+    parser.batch = Batch()
+    parser.tally = Tally()
     parser.claims = []
     return chunk
 
