@@ -13,6 +13,7 @@
     [ingest]
     batch_size = 5000                  # events per published batch
     rescan_seconds = 30                # watch mode: full rescan period
+    workers = 0                        # worker processes for big passes (0-64; 0 = read in the ingest process)
 
     [[sources]]                        # overrides a default source by name, or adds a new one
     name = "codex"
@@ -62,6 +63,7 @@ HARNESSES = (
     "qwen-code",
 )
 FORMATS = ("jsonl", "session_json", "cursor_sqlite", "opencode_sqlite", "nac_sqlite")
+MAX_INGEST_WORKERS = 64
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
@@ -103,6 +105,7 @@ class Config:
     extra: dict[str, object] = field(default_factory=dict)
     batch_size: int = 5000
     rescan_seconds: float = 30.0
+    workers: int = 0  # ingest worker processes for passes of WORKER_MIN_BYTES or more (0: in-process)
     path: Path | None = None  # the file this was loaded from, None when only defaults apply
     store_limits: StatementLimits = field(default_factory=StatementLimits)
 
@@ -237,7 +240,7 @@ def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
     reader = TableReader(f"{file}: " if file else "")
     where = reader.where
     store = reader.table(data, "store", {"dsn", "database", "max_memory_usage", "max_temporary_disk"})
-    ingest = reader.table(data, "ingest", {"batch_size", "rescan_seconds"})
+    ingest = reader.table(data, "ingest", {"batch_size", "rescan_seconds", "workers"})
     search = reader.table(data, "search", {"max_results", "bm25_k1", "bm25_b"})
     dsn = reader.string(store, "store.dsn", f"chdb://{home / 'store'}")
     if not re.match(r"^(chdb|https?)://", dsn):
@@ -258,6 +261,7 @@ def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
         extra=extra,
         batch_size=reader.integer(ingest, "ingest.batch_size", 5000, minimum=1),
         rescan_seconds=reader.number(ingest, "ingest.rescan_seconds", 30.0),
+        workers=reader.integer(ingest, "ingest.workers", 0, minimum=0, maximum=MAX_INGEST_WORKERS),
         path=file,
         store_limits=StatementLimits(
             max_memory_usage=reader.integer(
@@ -377,7 +381,7 @@ class TableReader:
         if not is_int or value < minimum or (maximum is not None and value > maximum):
             bound = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
             raise ConfigError(f"{self.where}{key} must be an integer {bound} (got {value!r})")
-        return value
+        return int(value)
 
     def number(self, data: dict[str, Any], key: str, default: float) -> float:
         name = key.rsplit(".", 1)[-1]

@@ -9,6 +9,7 @@ MoraineError                      internal_error
 ├── DeadlineExceededError         deadline_exceeded
 ├── BusyError                     busy
 ├── ReadModelRefreshError         internal_error (details.reason = read_model_refresh, retryable)
+├── IngestWorkerError             internal_error (an ingest worker process died or failed: the pass stops)
 └── StoreError                    backend_failure
     └── ResourceExhaustedError    resource_exhausted
 ConfigError                       (not a tool error: bad configuration, reported by the CLI)
@@ -23,6 +24,7 @@ __all__ = [
     "CancelledError",
     "ConfigError",
     "DeadlineExceededError",
+    "IngestWorkerError",
     "InvalidIdError",
     "MoraineError",
     "NotFoundError",
@@ -83,6 +85,12 @@ class ReadModelRefreshError(MoraineError):
             retryable=True,
             retry_after_ms=retry_after_ms,
         )
+
+
+class IngestWorkerError(MoraineError):
+    """An ingest worker process died or failed; nothing of its unfinished streams was published."""
+
+    code = "internal_error"
 
 
 class StoreError(MoraineError):

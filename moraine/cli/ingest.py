@@ -143,7 +143,9 @@ def _one_pass(
 def _watch(store: Store, config: Config, chosen: list[SourceConfig] | None, console: Console) -> None:
     sources = chosen or [s for s in config.sources if s.enabled]
     stop = threading.Event()
-    ingestor = Ingestor(store, batch_size=config.batch_size, redact=config.redact, stop=stop)
+    ingestor = Ingestor(
+        store, batch_size=config.batch_size, redact=config.redact, stop=stop, workers=config.workers
+    )
 
     def on_pass(summary: IngestSummary) -> None:
         if summary.events or summary.errors or summary.rewritten:

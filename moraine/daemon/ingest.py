@@ -66,6 +66,7 @@ class BackgroundIngest:
                 redact=self.config.redact,
                 progress=None if self.backfilled.is_set() else self._report,
                 stop=self.stop,
+                workers=self.config.workers,
             )
 
             def on_pass(summary: IngestSummary, ingestor: Ingestor = ingestor) -> None:

@@ -190,6 +190,26 @@ class Batch:
         """Keep a turn that just closed, so its final row is published."""
         self.turns[(key, turn.turn_seq)] = turn
 
+    def merge(self, other: Batch) -> None:
+        """Add the rows of ``other``, a later stretch (its session and turn states are the newer ones)."""
+        self.events.extend(other.events)
+        self.postings.extend(other.postings)
+        self.posting_count += other.posting_count
+        self.touches.extend(other.touches)
+        self.errors.extend(other.errors)
+        self.turns.update(other.turns)
+        self.sessions.update(other.sessions)
+        for key, (offset, docs, total) in other.doc_stats.items():
+            stat = self.doc_stats.get(key)
+            if stat is None:
+                self.doc_stats[key] = [offset, docs, total]
+            else:
+                stat[0] = min(stat[0], offset)
+                stat[1] += docs
+                stat[2] += total
+        self.event_count += other.event_count
+        self.text_chars += other.text_chars
+
     def freeze(self) -> None:
         """Build the turn and session rows now: the states keep changing while this batch is being written."""
         self._frozen = self._state_rows()

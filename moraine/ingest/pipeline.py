@@ -4,46 +4,57 @@ Per stream (one trace file) it resumes from the checkpoint (deleting the unpubli
 first), detects truncated or rewritten files (their rows are replaced: ``generation`` goes up), and keeps the
 adapter's and the sessions' state in the checkpoint so a file resumes mid-way with the same numbering.
 Nothing in a trace file can stop the pass: unreadable records and adapter failures become ``ingest_errors`` rows.
+
+With ``workers`` > 0, a pass with at least ``worker_min_bytes`` to read hands the reading of its streams (parsing,
+adapters, redaction, rows) to worker processes (``moraine.ingest.workers``); this process, the store's owner, takes
+their chunks in stream order and publishes them as it publishes its own rows. Smaller passes stay in-process.
 """
 
 from __future__ import annotations
 
 import gc
-import json
 import logging
-import os
+import pickle
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
-from moraine.attention.extract import TouchContext, extract_touches
 from moraine.config import Config, SourceConfig, glob_root
-from moraine.errors import StoreError
-from moraine.ids import session_key
+from moraine.errors import IngestWorkerError, StoreError
 from moraine.ingest.adapters import adapter_for, reader_for
 from moraine.ingest.adapters.base import Adapter, StreamContext
-from moraine.ingest.batch import Batch, SessionMeta
+from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
+from moraine.ingest.chunk import rekey
 from moraine.ingest.discovery import discover, newest_first
-from moraine.ingest.identity import FileIdentity, fingerprint, stream_id
-from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
+from moraine.ingest.identity import FileIdentity, stream_id
+from moraine.ingest.parse import Parser, Tally, alternate_key
 from moraine.ingest.progress import Progress
 from moraine.ingest.publisher import Publisher
-from moraine.ingest.reader import ReadItem, Reader
+from moraine.ingest.reader import Reader
 from moraine.ingest.rollback import roll_back_vanished
-from moraine.ingest.rows import clean, event_row, posting_terms, to_ms, to_utc
-from moraine.ingest.sessions import SessionState
-from moraine.ingest.validate import InvalidItem, check_event
-from moraine.redact import redact_text, redact_value, ruleset
+from moraine.ingest.stream import Stream, empty_checkpoint, rewritten
+from moraine.ingest.worker import Job
+from moraine.ingest.workers import WorkerPool
+from moraine.redact import ruleset
 from moraine.store.client import Store
 from moraine.store.recovery import delete_stream, delete_stream_tail
 
-__all__ = ["IngestSummary", "Ingestor", "ingest_once", "ingest_paths"]
+__all__ = ["WORKER_MIN_BYTES", "IngestSummary", "Ingestor", "ingest_once", "ingest_paths"]
 
 logger = logging.getLogger(__name__)
+
+WORKER_MIN_BYTES = (
+    16 * 1024 * 1024
+)  # a pass reading less stays in-process (starting workers costs ~1-2 s each)
+_WINDOW = 256  # streams opened ahead of the one being published (workers read them meanwhile)
+_GC_THRESHOLD = 50_000
+
+_Entry = tuple[SourceConfig, Adapter, Reader, Path]
 
 
 @dataclass(slots=True)
@@ -58,45 +69,7 @@ class IngestSummary:
     seconds: float = 0.0
     no_adapter: list[str] = field(default_factory=list)
     rewritten: int = 0
-
-
-@dataclass(slots=True)
-class _Stream:
-    source: SourceConfig
-    id: int
-    path: Path
-    stat: os.stat_result
-    ctx: StreamContext
-    committed: Checkpoint | None
-    offset: int = 0
-    line_no: int = 0
-    generation: int = 0
-    sessions: dict[str, SessionState] = field(default_factory=dict)
-    byte_offsets: bool = True  # else positions are not bytes and the fingerprint hashes nothing
-    meta: SessionMeta | None = None
-
-    def checkpoint(self, redact: bool) -> Checkpoint:
-        """Return the checkpoint of the current position (consistent with the current state).
-
-        With ``redact`` the saved state is redacted like the rows are (an adapter may hold text it has not emitted
-        yet, such as Claude Code's pending summaries); the state in memory stays as the adapter left it.
-        """
-        state = {
-            "adapter": self.ctx.state,
-            "sessions": {sid: s.to_json() for sid, s in self.sessions.items()},
-        }
-        saved = json.loads(json.dumps(state, default=str))
-        identity = fingerprint(self.path, self.stat, self.offset if self.byte_offsets else 0).dumps()
-        return Checkpoint(
-            self.id,
-            self.source.name,
-            str(self.path),
-            identity,
-            self.offset,
-            self.line_no,
-            redact_value(saved) if redact else saved,
-            self.generation,
-        )
+    workers: int = 0  # worker processes this pass used (0: in-process)
 
 
 class Ingestor:
@@ -110,6 +83,8 @@ class Ingestor:
         progress: Progress | None = None,
         stop: threading.Event | None = None,
         adapters: dict[str, Adapter] | None = None,
+        workers: int = 0,
+        worker_min_bytes: int = WORKER_MIN_BYTES,
     ) -> None:
         self.store = store
         self.adapters = dict(adapters or {})  # source name -> adapter, overriding the harness registry
@@ -117,14 +92,16 @@ class Ingestor:
         self.redact = redact
         self.progress = progress
         self.stop = stop or threading.Event()
+        self.workers = workers
+        self.worker_min_bytes = worker_min_bytes
         self._checkpoints: dict[str, dict[int, Checkpoint]] = {}
         self._owners: dict[str, dict[int, int]] = {}
-        self._batch = Batch()
-        self._batch_streams: dict[int, _Stream] = {}
+        self._parser = Parser(redact, self._owners)
+        self._batch_streams: dict[int, Stream] = {}
         self._summary = IngestSummary()
-        self._sessions_seen: set[int] = set()
         self._publisher = Publisher(store)
-        self._publishing: list[tuple[_Stream, Checkpoint]] = []  # the streams of the batch being written
+        self._publishing: list[tuple[Stream, Checkpoint]] = []  # the streams of the batch being written
+        self._custom: dict[str, bytes] = {}  # source name -> its pickled custom adapter (for workers)
 
     def run(
         self,
@@ -137,56 +114,127 @@ class Ingestor:
         if self.redact:
             ruleset()  # built once per process (1-2 s): before the first file, not on the first line watched
         self._summary = IngestSummary()
-        self._sessions_seen = set()
-        plan: list[tuple[SourceConfig, Adapter, Reader, Path]] = []
+        self._parser.tally = Tally()
+        plan: list[_Entry] = []
         ready: list[SourceConfig] = []  # the sources with an adapter and a reader, files or not
+        self._custom = {}
         for source in sources:
-            adapter = (
-                (adapters or {}).get(source.name)
-                or self.adapters.get(source.name)
-                or adapter_for(source.harness)
-            )
+            custom = (adapters or {}).get(source.name) or self.adapters.get(source.name)
+            adapter = custom or adapter_for(source.harness)
             reader = reader_for(source.format)
             if adapter is None or reader is None:
                 self._summary.no_adapter.append(source.name)
                 continue
+            if custom is not None:
+                self._custom[source.name] = _pickled(custom)
             files = paths[source.name] if paths is not None and source.name in paths else discover(source)
             ready.append(source)
             plan.extend((source, adapter, reader, path) for path in files)
         # Newest first: the sessions worked on last are searchable after the first batch (explicit paths keep order).
         order = newest_first([path for *_, path in plan]) if paths is None else range(len(plan))
-        total = len(plan)
+        entries = [plan[index] for index in order]
         thresholds = gc.get_threshold()  # millions of short-lived acyclic objects: collect less often (~2%)
         gc.set_threshold(max(thresholds[0], _GC_THRESHOLD), *thresholds[1:])
         try:
             for source in ready:
                 self._source_checkpoints(source)  # rolls back the interrupted publishes of vanished files
-            for done, index in enumerate(order, 1):
-                if self.stop.is_set():
-                    break
-                self._ingest_stream(*plan[index])
-                if done == 1 and total > 1 and paths is None:
-                    self._flush()  # the newest file is published on its own: searchable without waiting for a batch
-                if self.progress:
-                    self.progress(done, total, self._summary.events)
+            pool = self._pool(entries)
+            with pool or nullcontext():
+                self._pass(entries, pool, alone_first=paths is None)
             self._flush()
             self._settle()
-        except StoreError:
+        except (StoreError, IngestWorkerError):
             self._forget()  # a publish may have stopped half-way: the next pass must start from the store's view
             raise
         finally:
             gc.set_threshold(*thresholds)
             self._settle_quietly()
-        self._summary.sessions = len(self._sessions_seen)
+        tally = self._parser.tally
+        self._summary.events, self._summary.errors = tally.events, tally.errors
+        self._summary.sessions = len(tally.sessions)
         self._summary.seconds = time.monotonic() - started
         return self._summary
 
+    def _pool(self, entries: list[_Entry]) -> WorkerPool | None:
+        """Start the workers when the pass is worth it (enough bytes to read), else return None."""
+        if self.workers <= 0 or not entries:
+            return None
+        pending = 0
+        for source, _, reader, path in entries:
+            if not reader.byte_offsets:
+                continue
+            try:
+                size = path.stat().st_size
+            except OSError:
+                continue
+            committed = self._checkpoints.get(source.name, {}).get(stream_id(source.name, path.absolute()))
+            pending += size - (committed.offset if committed and committed.offset <= size else 0)
+        if pending < self.worker_min_bytes:
+            return None
+        self._summary.workers = self.workers
+        logger.info("reading %.0f MB with %d ingest worker(s)", pending / 1e6, self.workers)
+        return WorkerPool(self.workers, self.redact)
+
+    def _pass(self, entries: list[_Entry], pool: WorkerPool | None, alone_first: bool) -> None:
+        """Read every entry in order; workers read ahead of the one being published (up to ``_WINDOW``)."""
+        opened: deque[tuple[_Entry, Stream | None, int | None]] = deque()  # (entry, stream, job id)
+        ahead = iter(enumerate(entries))
+
+        def open_next() -> bool:  # open one more entry (a job when a worker can read it); False at the end
+            if self.stop.is_set() or len(opened) >= _WINDOW:
+                return False
+            following = next(ahead, None)
+            if following is None:
+                return False
+            index, entry = following
+            source, _, reader, path = entry
+            stream = self._open(source, reader, path)
+            job = None
+            # The newest stream is read here while the workers start (it is published on its own, at once).
+            if (
+                stream is not None
+                and pool is not None
+                and (index > 0 or not alone_first)
+                and reader.byte_offsets
+            ):
+                job = self._job(stream, index)
+                if job is not None:
+                    pool.submit(job)
+            opened.append((entry, stream, None if job is None else job.id))
+            return True
+
+        def refill() -> bool:  # open entries until one more job was submitted; False when none can be now
+            while open_next():
+                if opened[-1][2] is not None:
+                    return True
+            return False
+
+        done = 0
+        while opened or open_next():
+            if self.stop.is_set():
+                break
+            (source, adapter, reader, _), stream, job = opened.popleft()
+            while pool is not None and pool.hungry() and refill():
+                pass
+            if stream is not None:
+                self._summary.files += 1
+                if job is None:
+                    self._read(stream, adapter, reader)
+                else:
+                    assert pool is not None
+                    self._consume(stream, pool, job, refill)
+            done += 1
+            if done == 1 and len(entries) > 1 and alone_first:
+                self._flush()  # the newest file is published on its own: searchable without waiting for a batch
+            if self.progress:
+                self.progress(done, len(entries), self._parser.tally.events)
+
     def _forget(self) -> None:
-        """Drop every cached checkpoint and unpublished row (after a store failure)."""
+        """Drop every cached checkpoint and unpublished row (after a store or worker failure)."""
         self._settle_quietly()
         self._checkpoints.clear()
         self._owners.clear()
-        self._batch = Batch()
+        self._parser.batch = Batch()
         self._batch_streams = {}
 
     # -- streams -------------------------------------------------------------------------------------------------
@@ -207,15 +255,16 @@ class Ingestor:
             self._owners[source.name] = owners
         return found
 
-    def _ingest_stream(self, source: SourceConfig, adapter: Adapter, reader: Reader, path: Path) -> None:
+    def _open(self, source: SourceConfig, reader: Reader, path: Path) -> Stream | None:
+        """Return the stream of ``path`` positioned where reading resumes; None when there is nothing to read."""
         path = path.absolute()
         sid = stream_id(source.name, path)
         committed = self._source_checkpoints(source).get(sid)
         try:
             stat = path.stat()
         except OSError as exc:
-            self._error(source.name, str(path), 0, 0, "unreadable", exc.strerror or str(exc))
-            return
+            self._parser.error(source.name, str(path), 0, 0, "unreadable", exc.strerror or str(exc))
+            return None
         saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
         # A SQLite source in WAL mode commits into its -wal file: the database file's stat says nothing then.
         wal_pending = not reader.byte_offsets and Path(f"{path}-wal").exists()
@@ -227,8 +276,8 @@ class Ingestor:
             and not wal_pending
         ):
             self._summary.unchanged += 1
-            return
-        stream = _Stream(
+            return None
+        stream = Stream(
             source,
             sid,
             path,
@@ -239,192 +288,115 @@ class Ingestor:
         )
         if committed is not None:
             stream.generation = committed.generation
-            if _rewritten(committed, saved_identity, path, stat, reader):
+            if rewritten(committed, saved_identity, path, stat, reader):
                 self._restart(stream, committed)
             else:
                 if committed.in_flight:
                     self._settle()
                     delete_stream_tail(self.store, sid, committed.offset, source.name, str(path))
-                stream.offset, stream.line_no = committed.offset, committed.line_no
-                adapter_state = committed.state.get("adapter")
-                stream.ctx.state = adapter_state if isinstance(adapter_state, dict) else {}
-                for harness_sid, saved in committed.saved_sessions().items():
-                    stream.sessions[harness_sid] = SessionState.from_json(saved)
-        self._summary.files += 1
-        self._batch_streams[sid] = stream
-        try:
-            for item in reader.read(path, stream.offset, stream.line_no):
-                self._batch_streams.setdefault(sid, stream)
-                self._ingest_item(stream, adapter, item)
-                stream.offset, stream.line_no = item.end, item.end_line
-                if self._batch.full(self.batch_size):
-                    self._flush()
-        except OSError as exc:
-            self._error(
-                source.name, str(path), stream.line_no, stream.offset, "unreadable", exc.strerror or str(exc)
-            )
-        self._batch_streams.setdefault(sid, stream)
+                stream.resume(committed)
+        return stream
 
-    def _restart(self, stream: _Stream, committed: Checkpoint) -> None:
+    def _release(self, stream: Stream) -> None:
+        """Give up the session keys a rewritten stream held before (see ``_restart``)."""
+        owners = self._owners.setdefault(stream.source.name, {})
+        for key in stream.released:
+            if owners.get(key) == stream.id:
+                del owners[key]
+        stream.released = []
+
+    def _read(self, stream: Stream, adapter: Adapter, reader: Reader) -> None:
+        """Read ``stream`` in this process."""
+        self._release(stream)
+        self._batch_streams[stream.id] = stream
+        parser = self._parser
+        try:
+            for item in reader.read(stream.path, stream.offset, stream.line_no):
+                self._batch_streams.setdefault(stream.id, stream)
+                parser.item(stream, adapter, item)
+                stream.offset, stream.line_no = item.end, item.end_line
+                if parser.batch.full(self.batch_size):
+                    self._flush()
+            stream.finished = True
+        except OSError as exc:
+            parser.error(
+                stream.source.name,
+                str(stream.path),
+                stream.line_no,
+                stream.offset,
+                "unreadable",
+                exc.strerror or str(exc),
+            )
+        self._batch_streams.setdefault(stream.id, stream)
+
+    def _job(self, stream: Stream, index: int) -> Job | None:
+        """Return the job reading ``stream`` in a worker (None when its adapter cannot be sent to one)."""
+        custom = self._custom.get(stream.source.name)
+        if custom == b"":
+            return None
+        return Job(
+            index,
+            stream.source,
+            stream.path,
+            stream.id,
+            stream.stat,
+            stream.generation,
+            stream.committed,  # None when the stream starts over
+            self.redact,
+            self.batch_size,
+            None if custom is None else pickle.loads(custom),
+        )
+
+    def _consume(self, stream: Stream, pool: WorkerPool, job: int, refill: Callable[[], bool]) -> None:
+        """Take the chunks a worker made of ``stream``, keyed as this process would have keyed them."""
+        self._release(stream)
+        owners = self._owners.setdefault(stream.source.name, {})
+        renames: dict[int, int] = {}
+        self._batch_streams[stream.id] = stream
+        parser = self._parser
+        for chunk in pool.chunks(job, refill):
+            for harness_sid, key in chunk.claims:
+                final = key
+                held = owners.get(key, stream.id) != stream.id  # by another file: keep seqs apart
+                if held:
+                    final = renames[key] = alternate_key(stream.source.name, harness_sid, str(stream.path))
+                owners[final] = stream.id
+            rekey(chunk, renames)
+            parser.batch.merge(chunk.batch)
+            parser.tally.events += chunk.tally.events
+            parser.tally.errors += chunk.tally.errors
+            parser.tally.sessions |= chunk.tally.sessions
+            stream.offset, stream.line_no, stream.saved = chunk.offset, chunk.line_no, chunk.state
+            stream.finished = chunk.finished
+            self._batch_streams.setdefault(stream.id, stream)
+            if parser.batch.full(self.batch_size):
+                self._flush()
+        self._batch_streams.setdefault(stream.id, stream)
+
+    def _restart(self, stream: Stream, committed: Checkpoint) -> None:
         """Forget a rewritten file's rows and state; it is read again from the start under a new generation."""
         keys = [s["key"] for s in committed.saved_sessions().values() if isinstance(s.get("key"), int)]
         self._settle()
         delete_stream(self.store, stream.id, keys, stream.source.name, str(stream.path))
-        owners = self._owners[stream.source.name]
-        for key in keys:
-            if owners.get(key) == stream.id:
-                del owners[key]
+        stream.released = keys  # given up when the stream is read: streams before it still see them held
         stream.generation = committed.generation + 1
         stream.committed = None
         self._summary.rewritten += 1
-
-    # -- records -------------------------------------------------------------------------------------------------
-
-    def _ingest_item(self, stream: _Stream, adapter: Adapter, item: ReadItem) -> None:
-        if item.error is not None or item.record is None:
-            error = item.error or IngestError("unreadable", "")
-            self._item_error(stream, item, error.reason, error.detail)
-            return
-        try:
-            emitted = list(adapter.normalize(item.record, stream.ctx))
-        except Exception as exc:  # an adapter bug on one record must not stop the file: record it and go on
-            logger.debug("adapter failed on %s:%s", stream.path, item.line_no, exc_info=True)
-            self._item_error(stream, item, "adapter_error", f"{type(exc).__name__}: {exc}")
-            return
-        for out in emitted:
-            try:
-                if isinstance(out, Event):
-                    self._event(stream, out, item)
-                elif isinstance(out, SessionInfo):
-                    self._info(stream, out)
-                elif isinstance(out, IngestError):
-                    self._item_error(stream, item, out.reason, out.detail)
-                else:
-                    raise InvalidItem(
-                        f"adapter emitted {type(out).__name__}, not Event/SessionInfo/IngestError"
-                    )
-            except InvalidItem as exc:
-                self._item_error(stream, item, "invalid_event", str(exc))
-
-    def _item_error(self, stream: _Stream, item: ReadItem, reason: str, detail: str) -> None:
-        self._error(stream.source.name, str(stream.path), item.line_no, item.offset, reason, detail)
-
-    def _session(self, stream: _Stream, harness_sid: str) -> SessionState:
-        state = stream.sessions.get(harness_sid)
-        if state is None:
-            owners = self._owners.setdefault(stream.source.name, {})
-            key = session_key(stream.source.name, harness_sid)
-            if (
-                owners.get(key, stream.id) != stream.id
-            ):  # another file already holds this session: keep seqs apart
-                key = session_key(stream.source.name, f"{harness_sid}\0{stream.path}")
-            owners[key] = stream.id
-            state = SessionState(harness_sid, key)
-            stream.sessions[harness_sid] = state
-        return state
-
-    def _meta(self, stream: _Stream) -> SessionMeta:
-        meta = stream.meta
-        if meta is None or meta.generation != stream.generation:  # one per stream, not one per event
-            meta = SessionMeta(
-                stream.source.name, stream.source.harness, stream.id, str(stream.path), stream.generation
-            )
-            stream.meta = meta
-        return meta
-
-    def _info(self, stream: _Stream, info: SessionInfo) -> None:
-        if not isinstance(info.session, str) or not info.session:
-            raise InvalidItem("session info without a session id")
-        for name in ("title", "summary", "slug", "cwd", "model", "parent_session", "first_user_message"):
-            value = getattr(info, name)
-            if value is not None and not isinstance(value, str):
-                raise InvalidItem(f"session info field {name} is {type(value).__name__}, not str")
-            if isinstance(value, str):
-                value = value[:_MAX_META_CHARS]
-                setattr(info, name, clean(redact_text(value) if self.redact else value))
-        if info.started_at is not None and not isinstance(info.started_at, datetime):
-            raise InvalidItem("session info started_at is not a datetime")
-        state = self._session(stream, info.session)
-        state.apply_info(info, to_ms(to_utc(info.started_at)))
-        self._batch.touch_session(state, self._meta(stream))
-
-    def _event(self, stream: _Stream, event: Event, item: ReadItem) -> None:
-        check_event(event)
-        if self.redact:
-            event.text = redact_text(event.text)
-            event.arguments = redact_value(event.arguments)
-            event.provenance = redact_value(event.provenance)
-            if event.cwd:
-                event.cwd = redact_text(event.cwd)
-        event.text = clean(event.text)
-        state = self._session(stream, event.session)
-        previous_turn = state.turn
-        seq, turn_seq, ordinal, opened = state.next_position(event)
-        if opened and previous_turn is not None:
-            self._batch.keep_turn(state.key, previous_turn)
-        timestamp = to_utc(event.timestamp)
-        ts_ms = to_ms(timestamp)  # events and postings take epoch milliseconds (the driver's fast path)
-        if event.model:
-            state.model = event.model
-        state.add(seq, event, ts_ms)
-        terms, doc_len = posting_terms(event)
-        source = stream.source
-        row = event_row(
-            event, state.key, seq, turn_seq, ordinal, ts_ms, state.model, doc_len, stream.id, item
-        )
-        self._batch.add_event(row)
-        if terms:
-            self._batch.add_postings(
-                terms,
-                doc_len,
-                (
-                    state.key,
-                    seq,
-                    turn_seq,
-                    event.type.value,
-                    source.harness,
-                    source.name,
-                    ts_ms,
-                    stream.id,
-                    item.offset,
-                ),
-            )
-        if event.type is EventType.TOOL_CALL and not event.is_moraine_tool:
-            ctx = TouchContext(
-                state.key,
-                seq,
-                turn_seq,
-                source.harness,
-                source.name,
-                timestamp,
-                event.cwd,
-                stream.id,
-                item.offset,
-            )
-            self._batch.touches.extend(extract_touches(event, ctx))
-        self._batch.touch_session(state, self._meta(stream))
-        self._sessions_seen.add(state.key)
-        self._summary.events += 1
-
-    def _error(self, source: str, path: str, line_no: int, offset: int, reason: str, detail: str) -> None:
-        text = redact_text(detail) if self.redact else detail
-        self._batch.add_error(source, path, line_no, offset, clean(reason)[:100] or "unknown", text)
-        self._summary.errors += 1
 
     # -- publishing ----------------------------------------------------------------------------------------------
 
     def _flush(self) -> None:
         """Hand the batch to the publisher (after the previous one is written): rows, then checkpoints."""
         streams = list(self._batch_streams.values())
-        if not streams and not self._batch.errors:
+        batch = self._parser.batch
+        if not streams and not batch.errors:
             return
         checkpoints = [s.checkpoint(self.redact) for s in streams]
-        batch = self._batch
         batch.freeze()
-        self._batch = Batch()
+        self._parser.batch = Batch()
         self._batch_streams = {}
         self._settle()
-        markers = [s.committed or _empty_checkpoint(s) for s in streams]
+        markers = [s.committed or empty_checkpoint(s) for s in streams]
         self._publisher.start(batch, checkpoints, markers)
         self._publishing = list(zip(streams, checkpoints, strict=True))
 
@@ -446,26 +418,12 @@ class Ingestor:
             self._owners.clear()
 
 
-def _empty_checkpoint(stream: _Stream) -> Checkpoint:
-    return Checkpoint(stream.id, stream.source.name, str(stream.path), "", 0, 0, {}, stream.generation)
-
-
-def _rewritten(
-    committed: Checkpoint, saved: FileIdentity | None, path: Path, stat: os.stat_result, reader: Reader
-) -> bool:
-    if saved is None:
-        return committed.offset > 0
-    if (stat.st_dev, stat.st_ino) != (saved.dev, saved.ino):
-        return True
-    if not reader.byte_offsets:
-        return False
-    if stat.st_size < committed.offset:
-        return True
-    return not saved.same_content(fingerprint(path, stat, committed.offset, saved.prefix_len))
-
-
-_GC_THRESHOLD = 50_000
-_MAX_META_CHARS = 4000  # session metadata is re-published with every batch: keep it small
+def _pickled(adapter: Adapter) -> bytes:
+    """Return ``adapter`` pickled for the workers, or b"" when it cannot be (its streams are read in-process)."""
+    try:
+        return pickle.dumps(adapter, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return b""
 
 
 def ingest_once(
@@ -482,7 +440,13 @@ def ingest_once(
         chosen = [config.source(name) for name in paths]
     else:
         chosen = [s for s in config.sources if s.enabled]
-    ingestor = Ingestor(store, batch_size=config.batch_size, redact=config.redact, progress=progress)
+    ingestor = Ingestor(
+        store,
+        batch_size=config.batch_size,
+        redact=config.redact,
+        progress=progress,
+        workers=config.workers,
+    )
     return ingestor.run(chosen, paths)
 
 
@@ -495,6 +459,8 @@ def ingest_paths(
     batch_size: int = 5000,
     redact: bool = True,
     format: str = "jsonl",
+    workers: int = 0,
+    worker_min_bytes: int = WORKER_MIN_BYTES,
 ) -> IngestSummary:
     """Ingest explicit files (directories are searched for ``*.jsonl``) as one source (tests build corpora with it)."""
     files: list[Path] = []
@@ -507,5 +473,7 @@ def ingest_paths(
             files.append(path)
     glob = str(Path(paths[0]) / "**" / "*.jsonl") if paths else "*.jsonl"
     config = SourceConfig(name=source, harness=harness, glob=glob, watch_root=glob_root(glob), format=format)
-    ingestor = Ingestor(store, batch_size=batch_size, redact=redact)
+    ingestor = Ingestor(
+        store, batch_size=batch_size, redact=redact, workers=workers, worker_min_bytes=worker_min_bytes
+    )
     return ingestor.run([config], {source: files}, {source: adapter} if adapter is not None else None)

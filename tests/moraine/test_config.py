@@ -81,6 +81,11 @@ port = 1234
     assert config.extra == {"server": {"port": 1234}}
 
 
+def test_ingest_workers_default_to_none_and_take_the_configured_count(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, "")).workers == 0
+    assert load_config(write(tmp_path, "[ingest]\nworkers = 2\n")).workers == 2
+
+
 def test_moraine_config_env_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write(tmp_path, "[store]\ndatabase = 'from_env'\n")
     monkeypatch.setenv("MORAINE_CONFIG", str(path))
@@ -95,6 +100,11 @@ def test_moraine_config_env_names_the_file(tmp_path: Path, monkeypatch: pytest.M
         ("[store]\ndatabase = 'bad-name'", "store.database must be a plain identifier"),
         ("[store]\nhost = 'x'", "store.host is not a known setting"),
         ("[ingest]\nbatch_size = 0", "ingest.batch_size must be an integer >= 1"),
+        ("[ingest]\nworkers = -1", "ingest.workers must be an integer from 0 to 64 (got -1)"),
+        ("[ingest]\nworkers = 65", "ingest.workers must be an integer from 0 to 64 (got 65)"),
+        ("[ingest]\nworkers = '2'", "ingest.workers must be an integer from 0 to 64 (got '2')"),
+        ("[ingest]\nworkers = true", "ingest.workers must be an integer from 0 to 64 (got True)"),
+        ("[ingest]\nworkers = 1.5", "ingest.workers must be an integer from 0 to 64 (got 1.5)"),
         ("[[sources]]\nharness = 'codex'", "sources[0].name is required"),
         (
             "[[sources]]\nname = 'new'\nharness = 'codex'",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m tools.bench --events N [--corpus DIR] [--json out.json]``."""
+"""Command line: ``python -m tools.bench --events N [--corpus DIR] [--workers N] [--ingest-only] [--json out.json]``."""
 
 from __future__ import annotations
 
@@ -67,6 +67,16 @@ from tools.bench.run import Options, run_benchmark
     help="Also measure semantic recall with this many embedder threads: a second full ingest with the "
     "background vectorizer running, then hybrid search over a full vectors table (0: skip; needs moraine[semantic]).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=0, max=64),
+    default=0,
+    show_default=True,
+    help="[ingest] workers for the ingest (0: in-process).",
+)
+@click.option(
+    "--ingest-only", is_flag=True, help="Measure the ingest only (no tool latency, baseline or watch phases)."
+)
 @click.option("--keep", is_flag=True, help="Keep the temporary store and corpus.")
 def main(
     events: int,
@@ -79,12 +89,26 @@ def main(
     rounds: int,
     watch_probes: int,
     semantic_threads: int,
+    workers: int,
+    ingest_only: bool,
     keep: bool,
 ) -> None:
     """Generate (or reuse) a corpus, ingest it into a fresh store and measure ingest and the four tools."""
     started = time.perf_counter()
     options = Options(
-        events, corpus, seed, repeat, cold_repeat, clients, rounds, 3, watch_probes, keep, semantic_threads
+        events,
+        corpus,
+        seed,
+        repeat,
+        cold_repeat,
+        clients,
+        rounds,
+        3,
+        watch_probes,
+        keep,
+        semantic_threads,
+        workers,
+        ingest_only,
     )
     report = run_benchmark(options)
     report.phases["total"] = time.perf_counter() - started

@@ -16,11 +16,12 @@ def _toml_string(value: str) -> str:
     return json.dumps(value)  # a JSON string literal is a valid TOML basic string
 
 
-def write_config(home: Path, corpus: Path, manifest: dict[str, Any]) -> Path:
+def write_config(home: Path, corpus: Path, manifest: dict[str, Any], workers: int = 0) -> Path:
     """Write ``home/config.toml``: the store under ``home``, the corpus's sources on, every other source off."""
     home.mkdir(parents=True, exist_ok=True)
     dsn = f"chdb://{home / 'store'}"
     lines = ["[store]", f"dsn = {_toml_string(dsn)}", 'database = "moraine"', ""]
+    lines += ["[ingest]", f"workers = {workers}", ""]
     ours = set()
     for source in manifest["sources"]:
         ours.add(source["name"])

@@ -39,6 +39,10 @@ class IngestRun:
     checksums: dict[str, str] | None = (
         None  # table -> "rows:hash" (same corpus, same output = same checksums)
     )
+    workers: int = 0  # ingest worker processes the pass used
+    own_peak_rss_mb: float | None = None  # the store-owning process alone (peak_rss_mb: the largest process)
+    workers_peak_rss_mb: float | None = None  # the largest worker
+    workers_cpu_seconds: float | None = None  # included in cpu_seconds
 
     @property
     def events_per_second(self) -> float:
@@ -69,11 +73,23 @@ class IngestRun:
                 None if self.ingest_thread_cpu_seconds is None else round(self.ingest_thread_cpu_seconds, 1)
             ),
             "checksums": self.checksums,
+            "workers": self.workers,
+            "own_peak_rss_mb": None if self.own_peak_rss_mb is None else round(self.own_peak_rss_mb, 1),
+            "workers_peak_rss_mb": (
+                None if self.workers_peak_rss_mb is None else round(self.workers_peak_rss_mb, 1)
+            ),
+            "workers_cpu_seconds": (
+                None if self.workers_cpu_seconds is None else round(self.workers_cpu_seconds, 1)
+            ),
+            "cpu_us_per_record": round(self.cpu_seconds * 1e6 / self.raw_events) if self.raw_events else None,
         }
 
 
 def run_ingest(home: Path, raw_events: int, raw_bytes: int, embed_threads: int = 0) -> IngestRun:
     """Run ``tools.bench.ingest_worker`` under ``home`` and measure it (peak RSS via wait4's rusage).
+
+    wait4's rusage covers the child and the descendants it reaped (its ingest workers): CPU is their sum, peak RSS
+    the largest single process; the child reports its own peak and its largest worker's besides.
 
     ``embed_threads``: run the background vectorizer in the same process with that many threads (0: off).
     """
@@ -109,4 +125,8 @@ def run_ingest(home: Path, raw_events: int, raw_bytes: int, embed_threads: int =
         embedded=result.get("embedded"),
         ingest_thread_cpu_seconds=result.get("ingest_thread_cpu_seconds"),
         checksums=result.get("checksums"),
+        workers=int(result.get("workers") or 0),
+        own_peak_rss_mb=result.get("own_peak_rss_mb"),
+        workers_peak_rss_mb=result.get("workers_peak_rss_mb"),
+        workers_cpu_seconds=result.get("workers_cpu_seconds"),
     )

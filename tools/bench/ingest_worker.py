@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import sys
+import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from moraine.config import Config, load_config
@@ -53,6 +56,28 @@ def table_checksums(store: Store) -> dict[str, str]:
     return out
 
 
+def _watch_children(stop: threading.Event, peaks: dict[int, int]) -> None:
+    """Record each child process's VmHWM (KiB) every second until ``stop`` (a /proc scan costs a few ms).
+
+    The rusage of a reaped child would count the parent's pages it shared between fork and exec; VmHWM belongs to
+    the memory image the worker itself runs in.
+    """
+    me = str(os.getpid())
+    while not stop.wait(1.0):
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                if (entry / "stat").read_text().rsplit(")", 1)[1].split()[1] != me:
+                    continue
+                status = (entry / "status").read_text()
+            except (OSError, IndexError):
+                continue
+            for line in status.splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks[int(entry.name)] = max(peaks.get(int(entry.name), 0), int(line.split()[1]))
+
+
 def main() -> int:
     config = load_config()
     started = time.perf_counter()
@@ -61,14 +86,24 @@ def main() -> int:
     vectorizer = _start_vectorizer(config, threads) if threads else None
     opened = time.perf_counter()
     thread_cpu = time.thread_time()
+    peaks: dict[int, int] = {}
+    watching = threading.Event()
+    watcher = threading.Thread(target=_watch_children, args=(watching, peaks), daemon=True)
+    if config.workers:
+        watcher.start()
     summary = ingest_once(store, config, sources=[s.name for s in config.sources if s.enabled])
     thread_cpu = time.thread_time() - thread_cpu  # the pass's own thread: the Python work per record
     done = time.perf_counter()
+    watching.set()
+    if config.workers:
+        watcher.join()
     if vectorizer is not None:
         vectorizer.shutdown()
     events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]
     checksums = table_checksums(store)
     store.close()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)  # the ingest workers, reaped when the pass ended
     result = {
         "files": summary.files,
         "sessions": summary.sessions,
@@ -80,6 +115,10 @@ def main() -> int:
         "ingest_thread_cpu_seconds": thread_cpu,
         "embedded": vectorizer.embedded if vectorizer is not None else None,
         "checksums": checksums,
+        "workers": summary.workers,
+        "own_peak_rss_mb": own.ru_maxrss / 1024,  # Linux reports KiB
+        "workers_peak_rss_mb": max(peaks.values()) / 1024 if peaks else None,  # the largest worker (VmHWM)
+        "workers_cpu_seconds": workers.ru_utime + workers.ru_stime if summary.workers else None,
     }
     sys.stdout.write(json.dumps(result) + "\n")
     return 0

@@ -154,10 +154,20 @@ def print_report(report: Report, console: Console | None = None) -> None:
                 f"{i.ingest_thread_cpu_seconds * 1e6 / max(i.raw_events, 1):,.0f} µs per record "
                 "(reading, parsing, adapters, redaction, touches, tokenizing, row building)"
             )
+        if i.workers:
+            console.print(
+                f"ingest workers: {i.workers}, {i.workers_cpu_seconds or 0:.1f} CPU s of the total; peak RSS "
+                f"{i.own_peak_rss_mb or 0:,.0f} MB (store owner) + {i.workers_peak_rss_mb or 0:,.0f} MB (largest "
+                f"worker) x {i.workers}; {i.cpu_seconds * 1e6 / max(i.raw_events, 1):,.0f} µs CPU per record"
+            )
         if i.checksums:
             console.print(
                 "ingest checksums (rows:hash): " + ", ".join(f"{t} {v}" for t, v in i.checksums.items())
             )
+    if report.ingest is not None and not report.warm and report.watch is None:  # --ingest-only
+        for note in report.notes:
+            console.print(f"note: {note}")
+        return
     if report.watch is not None:
         w = report.watch
         if w.get("latency_ms") is not None:

@@ -49,6 +49,8 @@ class Options:
     watch_probes: int = 5
     keep: bool = False
     semantic_threads: int = 0  # > 0: also measure semantic recall (tools.bench.semantic)
+    workers: int = 0  # [ingest] workers of the measured ingest
+    ingest_only: bool = False  # measure the ingest and stop
 
 
 def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Json, bool]:
@@ -99,11 +101,15 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
             "dir": str(root),
         }
         home = scratch / "home"
-        write_config(home, root, manifest)
-        console.print(f"ingesting into {home} ...")
+        write_config(home, root, manifest, workers=options.workers)
+        console.print(f"ingesting into {home} ({options.workers} worker(s)) ...")
         t = time.perf_counter()
         ingest = run_ingest(home, manifest["events"], manifest["bytes"])
         phases["ingest"] = time.perf_counter() - t
+        if options.ingest_only:
+            report = Report(machine=machine, corpus=corpus, client="none (--ingest-only)", phases=phases)
+            report.ingest = ingest
+            return report
         report = _query_phases(options, home, root, manifest, machine, corpus, console, phases)
         report.ingest = ingest
         if report.semantic is not None:
@@ -112,7 +118,7 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
             )
             t = time.perf_counter()
             again = scratch / "home-embedder"
-            write_config(again, root, manifest)
+            write_config(again, root, manifest, workers=options.workers)
             report.semantic.ingest = run_ingest(
                 again, manifest["events"], manifest["bytes"], embed_threads=options.semantic_threads
             )

@@ -57,7 +57,7 @@ def _embedder_ingest_ratio(report: Json) -> float | None:
     again, alone = semantic.get("ingest_with_embedder"), report.get("ingest")
     if not again or not alone or not alone["events_per_second"]:
         return None
-    return 100.0 * again["events_per_second"] / alone["events_per_second"]
+    return 100.0 * float(again["events_per_second"]) / float(alone["events_per_second"])
 
 
 TARGETS = (

@@ -1,7 +1,9 @@
 """A process killed with SIGKILL in the middle of publishing a batch, then restarted, ends with every event once.
 
 The ingest runs in subprocesses (each owns its own chDB directory, or a database on ``CLICKHOUSE_URL``); the
-``MORAINE_TEST_DIE_AFTER_INSERTS`` hook makes the first one SIGKILL itself after that many table inserts.
+``MORAINE_TEST_DIE_AFTER_INSERTS`` hook makes the first one SIGKILL itself after that many table inserts. Each case
+runs in-process (workers 0) and with two ingest worker processes reading the file (workers 2): a killed owner's
+workers exit with it (otherwise they would hold the captured output open and ``_run`` would time out).
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store
 from tests.moraine.ingest.toy_adapter import ToyAdapter
 
-dsn, database, trace = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+dsn, database, trace, workers = sys.argv[1], sys.argv[2], Path(sys.argv[3]), int(sys.argv[4])
 store = Store.open(dsn, database=database)
-ingest_paths(store, [trace], source="codex", harness="codex", adapter=ToyAdapter(), batch_size=4)
+ingest_paths(
+    store, [trace], source="codex", harness="codex", adapter=ToyAdapter(), batch_size=4, workers=workers,
+    worker_min_bytes=0,
+)
 t = store.table
 q = lambda sql: (store.query(sql) or [None])[0]
 print(json.dumps({
@@ -48,14 +53,16 @@ print(json.dumps({
 """
 
 
-def _run(dsn: str, database: str, trace: Path, die_after: int | None) -> subprocess.CompletedProcess[str]:
+def _run(
+    dsn: str, database: str, trace: Path, die_after: int | None, workers: int
+) -> subprocess.CompletedProcess[str]:
     """Ingest ``trace`` (a file, or a directory of them) in a subprocess; print the store's figures as JSON."""
     env = dict(os.environ)
     env.pop(DIE_AFTER_INSERTS_ENV, None)
     if die_after is not None:
         env[DIE_AFTER_INSERTS_ENV] = str(die_after)
     return subprocess.run(
-        [sys.executable, "-c", _SCRIPT, dsn, database, str(trace)],
+        [sys.executable, "-c", _SCRIPT, dsn, database, str(trace), str(workers)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -64,11 +71,14 @@ def _run(dsn: str, database: str, trace: Path, die_after: int | None) -> subproc
     )
 
 
-# 7 inserts per batch (marker, events, turns, sessions, postings, doc_stats, checkpoint): kill mid-first-batch,
-# right after the events of the second batch, and just before the third batch's checkpoint.
-@pytest.mark.parametrize("die_after", [2, 9, 20])
+# Inserts per batch: marker, events, touches (when the batch has any), turns, sessions, postings, doc_stats,
+# checkpoint. Killed mid-first-batch; right after the first batch's checkpoint (8: a mid-file checkpoint, so the
+# rest of the file must still be read on restart; it was skipped as "unchanged" while such a checkpoint recorded the
+# file's full size); early in the second batch; late in the third.
+@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("die_after", [2, 8, 9, 20])
 def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
-    tmp_path: Path, die_after: int, request: pytest.FixtureRequest
+    tmp_path: Path, die_after: int, workers: int, request: pytest.FixtureRequest
 ) -> None:
     trace = tmp_path / "a.jsonl"
     records = conversation(turns=5)
@@ -79,9 +89,9 @@ def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
     ):  # the subprocesses talk to this process's test endpoint
         dsn = str(request.getfixturevalue("clickhouse_http_url"))
     database = f"crash_{uuid.uuid4().hex[:12]}"
-    killed = _run(dsn, database, trace, die_after)
+    killed = _run(dsn, database, trace, die_after, workers)
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
-    done = _run(dsn, database, trace, None)
+    done = _run(dsn, database, trace, None, workers)
     assert done.returncode == 0, done.stderr[-2000:]
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     expected = [r.get("text", "") for r in records if "info" not in r]
@@ -97,9 +107,10 @@ def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
 # Killed mid-first-batch (nothing committed yet), and in the second batch after its events, touches, turns and
 # sessions were written (8 inserts per batch here: marker, events, touches, turns, sessions, postings, doc_stats,
 # checkpoint).
+@pytest.mark.parametrize("workers", [0, 2])
 @pytest.mark.parametrize("die_after", [2, 13])
 def test_a_file_gone_after_an_interrupted_publish_has_that_publish_rolled_back(
-    tmp_path: Path, die_after: int, request: pytest.FixtureRequest
+    tmp_path: Path, die_after: int, workers: int, request: pytest.FixtureRequest
 ) -> None:
     traces = tmp_path / "traces"
     traces.mkdir()
@@ -110,10 +121,10 @@ def test_a_file_gone_after_an_interrupted_publish_has_that_publish_rolled_back(
     if os.environ.get("MORAINE_TEST_STORE") == "http":
         dsn = str(request.getfixturevalue("clickhouse_http_url"))
     database = f"crash_{uuid.uuid4().hex[:12]}"
-    killed = _run(dsn, database, traces, die_after)
+    killed = _run(dsn, database, traces, die_after, workers)
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
     trace.unlink()
-    done = _run(dsn, database, traces, None)
+    done = _run(dsn, database, traces, None, workers)
     assert done.returncode == 0, done.stderr[-2000:]
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     # batch_size=4: the first batch holds the title and the first four events (lines 1-5).
