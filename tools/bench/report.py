@@ -43,7 +43,8 @@ class Report:
         for cls, base in self.baseline.items():
             warm = next((r for r in self.warm if r.name == f"search {cls} global"), None)
             if warm is not None and warm.latency is not None and warm.latency.p50 > 0:
-                out[cls] = round(base.p50_ms / warm.latency.p50, 1)
+                # Two significant digits: a small corpus's 0.04x must not round to 0.
+                out[cls] = float(f"{base.p50_ms / warm.latency.p50:.2g}")
         return out
 
     def to_json(self) -> Json:
