@@ -9,6 +9,7 @@ them their final value (``moraine.ingest.chunk.rekey``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -17,7 +18,7 @@ from moraine.ids import session_key
 from moraine.ingest.adapters.base import Adapter
 from moraine.ingest.batch import Batch
 from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
-from moraine.ingest.reader import ReadItem
+from moraine.ingest.reader import ReadItem, Reader
 from moraine.ingest.rows import clean, event_row, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.stream import Stream
@@ -84,6 +85,21 @@ class Parser:
                     )
             except InvalidItem as exc:
                 self._item_error(stream, item, "invalid_event", str(exc))
+
+    def read(self, reader: Reader, adapter: Adapter, stream: Stream) -> Iterator[None]:
+        """Parse ``stream``'s file from its position, yielding after each read item (so the caller may cut a batch);
+        mark the stream finished at its end, or record an unreadable file as an error."""
+        try:
+            for item in reader.read(stream.path, stream.offset, stream.line_no):
+                self.item(stream, adapter, item)
+                stream.offset, stream.line_no = item.end, item.end_line
+                yield
+            stream.finished = True
+        except OSError as exc:
+            detail = exc.strerror or str(exc)
+            self.error(
+                stream.source.name, str(stream.path), stream.line_no, stream.offset, "unreadable", detail
+            )
 
     def error(self, source: str, path: str, line_no: int, offset: int, reason: str, detail: str) -> None:
         """Add one ``ingest_errors`` row (``detail`` redacted when redaction is on)."""

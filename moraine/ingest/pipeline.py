@@ -309,24 +309,10 @@ class Ingestor:
         """Read ``stream`` in this process."""
         self._release(stream)
         self._batch_streams[stream.id] = stream
-        parser = self._parser
-        try:
-            for item in reader.read(stream.path, stream.offset, stream.line_no):
-                self._batch_streams.setdefault(stream.id, stream)
-                parser.item(stream, adapter, item)
-                stream.offset, stream.line_no = item.end, item.end_line
-                if parser.batch.full(self.batch_size):
-                    self._flush()
-            stream.finished = True
-        except OSError as exc:
-            parser.error(
-                stream.source.name,
-                str(stream.path),
-                stream.line_no,
-                stream.offset,
-                "unreadable",
-                exc.strerror or str(exc),
-            )
+        for _ in self._parser.read(reader, adapter, stream):
+            self._batch_streams.setdefault(stream.id, stream)
+            if self._parser.batch.full(self.batch_size):
+                self._flush()
         self._batch_streams.setdefault(stream.id, stream)
 
     def _job(self, stream: Stream, index: int) -> Job | None:

@@ -68,23 +68,10 @@ def run_job(job: Job) -> Iterator[Chunk]:
     if job.start is not None:
         stream.resume(job.start)
     parser = Parser(job.redact, claims=True)
-    try:
-        for item in reader.read(job.path, stream.offset, stream.line_no):
-            parser.item(stream, adapter, item)
-            stream.offset, stream.line_no = item.end, item.end_line
-            batch = parser.batch
-            if batch.full(job.batch_size) or len(batch.errors) >= job.batch_size:
-                yield _cut(job, parser, stream, last=False)
-        stream.finished = True
-    except OSError as exc:
-        parser.error(
-            job.source.name,
-            str(job.path),
-            stream.line_no,
-            stream.offset,
-            "unreadable",
-            exc.strerror or str(exc),
-        )
+    for _ in parser.read(reader, adapter, stream):
+        batch = parser.batch
+        if batch.full(job.batch_size) or len(batch.errors) >= job.batch_size:
+            yield _cut(job, parser, stream, last=False)
     yield _cut(job, parser, stream, last=True)
 
 
