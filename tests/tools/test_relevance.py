@@ -56,9 +56,8 @@ def test_no_category_gets_worse_on_average_with_hybrid_ranking(outcome: Outcome,
 def test_paraphrases_are_where_vectors_help(outcome: Outcome) -> None:
     lexical, hybrid = outcome.scores("lexical", "paraphrase"), outcome.scores("hybrid", "paraphrase")
     assert hybrid.mrr10 > lexical.mrr10
-    assert (
-        hybrid.recall10 > lexical.recall10
-    )  # an answer in other words than the query's: only vectors find it
+    # An answer in other words than the query's: only the vectors find it.
+    assert hybrid.recall10 > lexical.recall10
 
 
 def test_the_lexical_baseline_needs_no_model(relevance_store: RelevanceStore) -> None:
