@@ -17,7 +17,9 @@ counts it all. Within one session (a session- or turn-scoped search) it changes 
 Word forms: the query's other English forms (``SearchQuery.forms``, see ``moraine.search.forms``) are ranked as
 further terms whose idf is scaled by ``form_weight``, so "hiking" finds "hiked" below an event that says "hiking". A
 form found in more than ``form_max_share`` of the events (and more than 1,000) is left out: its postings cost the
-most and its idf tells least. Dates: a calendar date the query names (``SearchQuery.period``, see ``moraine.search.timecue``) multiplies the
+most and its idf tells least.
+
+Dates: a calendar date the query names (``SearchQuery.period``, see ``moraine.search.timecue``) multiplies the
 scores of the candidates from that date by ``1 + time_weight``, after any fusion.
 """
 
@@ -54,12 +56,8 @@ class Bm25:
     session_weight: float = 1.0  # 0: events ranked alone
     session_depth: int = 50  # events re-ranked with their session's score
     form_weight: float = 0.5  # a query word's other forms, relative to the word itself (0: off)
-    form_max_share: float = (
-        0.05  # a form found in more than this share of the events is left out (costly, tells little)
-    )
-    time_weight: float = (
-        0.5  # an event in the period the query names scores (1 + time_weight) times more (0: off)
-    )
+    form_max_share: float = 0.05  # a form in more of the events than this is left out (costly, tells little)
+    time_weight: float = 0.5  # events in the period the query names score 1 + time_weight times more (0: off)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,15 +305,14 @@ def search(
     fuse_depth: int = 0,
 ) -> SearchPage:
     """Run a search and return its hydrated page (at most ``query.limit`` hits); ``fuse``: hybrid ranking."""
-    dated = query.period is not None and bm25.time_weight > 0
-    pool = replace(query, limit=max(query.limit, bm25.session_depth)) if dated else query
+    period = query.period if bm25.time_weight > 0 else None
+    pool = query if period is None else replace(query, limit=max(query.limit, bm25.session_depth))
     if fuse is None:
         ranked = _ranked(store, pool, bm25)
     else:
         ranked = fuse(store, pool, _ranked(store, replace(pool, limit=max(pool.limit, fuse_depth)), bm25))
-    if dated:
-        assert query.period is not None
-        ranked = _in_period_lifted(store, ranked, query.period, bm25.time_weight)[: query.limit + 1]
+    if period is not None:
+        ranked = _in_period_lifted(store, ranked, period, bm25.time_weight)[: query.limit + 1]
     return hydrate_page(store, ranked, query.limit, [*query.terms, *query.forms], snippet_chars)
 
 
