@@ -1,10 +1,13 @@
-"""Reciprocal rank fusion of the BM25 and vector candidate lists.
+"""Fusion of the BM25 and vector candidate lists by their scores.
 
-``score(d) = 1 / (k + lexical_rank) + w / (k + vector_rank)``; a candidate missing from a list gets nothing from it.
-``w`` (the vector weight, 1 by default) below 1 lets the embedding reorder close lexical candidates without
-overruling a clear lexical winner.
-Event types without vectors (tool calls and outputs, reasoning) take their lexical term twice, so mixing them with
-fused types does not demote them. A tiny lexical term breaks ties (A first lexically, B first by vector: A wins).
+``score(d) = (lexical(d) / best lexical + w * similarity(d)) / (1 + w)``, where ``similarity`` is the cosine
+similarity rescaled over the vector candidates (the least similar 0, the most similar 1) and a candidate missing
+from a list gets 0 from it. Scores, not ranks: a lexical winner far ahead of the rest stays ahead of an event that
+is merely similar, while lexical candidates close to each other are reordered by meaning. (Reciprocal rank fusion,
+used before, threw those gaps away: on LoCoMo's dev half it put the right session first less often than BM25 alone.)
+Event types without vectors (tool calls and outputs, reasoning) take their lexical part for both, so mixing them
+with fused types does not demote them. A tiny lexical term breaks ties (A first lexically, B first by vector: A
+wins), and scores stay in [0, 1].
 """
 
 from __future__ import annotations
@@ -21,29 +24,38 @@ _TIE = 1e-6
 class Candidate:
     key: int
     seq: int
-    vectorized: bool  # its type has vectors (so a missing vector rank means "not similar")
+    score: float  # its lexical score
+    vectorized: bool  # its type has vectors (so a missing vector means "not similar")
 
 
 def fuse(
     lexical: Sequence[Candidate],
-    vector: Sequence[tuple[int, int]],
-    k: float,
+    vector: Sequence[tuple[int, int, float]],
     limit: int,
-    vector_weight: float = 1.0,
+    vector_weight: float,
 ) -> list[tuple[int, int, float]]:
-    """Return up to ``limit`` (session key, seq, fused score), best first."""
-    lex_rank = {(c.key, c.seq): rank for rank, c in enumerate(lexical, start=1)}
-    lex_only = {(c.key, c.seq) for c in lexical if not c.vectorized}
-    vec_rank: dict[tuple[int, int], int] = {}
-    for rank, ref in enumerate(vector, start=1):
-        vec_rank.setdefault(ref, rank)
-    scores: dict[tuple[int, int], float] = {}
-    for ref in lex_rank.keys() | vec_rank.keys():
-        lexical_part = 1.0 / (k + lex_rank[ref]) if ref in lex_rank else 0.0
-        if ref in lex_only:
-            vector_part = lexical_part
-        else:
-            vector_part = vector_weight / (k + vec_rank[ref]) if ref in vec_rank else 0.0
-        scores[ref] = round(lexical_part + vector_part + _TIE * lexical_part, 12)
+    """Return up to ``limit`` (session key, seq, fused score), best first; ``vector``: (key, seq, similarity)."""
+    best = max((c.score for c in lexical), default=0.0) or 1.0
+    low = min((sim for _, _, sim in vector), default=0.0)
+    span = max((sim for _, _, sim in vector), default=0.0) - low
+    similarity: dict[tuple[int, int], float] = {}
+    for key, seq, sim in vector:
+        similarity.setdefault((key, seq), (sim - low) / span if span > 0 else 1.0)
+    lexical_part: dict[tuple[int, int], float] = {}
+    lex_rank: dict[tuple[int, int], int] = {}
+    for rank, c in enumerate(lexical):
+        ref = (c.key, c.seq)
+        lex_rank.setdefault(ref, rank)
+        lexical_part.setdefault(ref, c.score / best)
+        if not c.vectorized:
+            similarity[ref] = lexical_part[ref]
+    scores = {
+        ref: round(
+            (lexical_part.get(ref, 0.0) * (1 + _TIE) + vector_weight * similarity.get(ref, 0.0))
+            / (1 + vector_weight + _TIE),
+            12,
+        )
+        for ref in lexical_part.keys() | similarity.keys()
+    }
     ranked = sorted(scores.items(), key=lambda item: (-item[1], lex_rank.get(item[0], 1 << 30), item[0]))
     return [(key, seq, score) for (key, seq), score in ranked[:limit]]

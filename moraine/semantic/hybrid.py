@@ -3,8 +3,7 @@
     [semantic]
     enabled = true      # hybrid ranking when the model package is installed (false: lexical only, no vectorizer)
     threads = 1         # CPU threads of the embedder (background vectorizer and query embedding)
-    rrf_k = 10          # reciprocal rank fusion constant (tuned on the relevance set)
-    vector_weight = 0.7 # weight of the vector ranks in the fusion (lexical ranks weigh 1)
+    vector_weight = 0.5 # weight of the vector similarity in the fusion (the lexical score weighs 1)
     depth = 50          # candidates taken from each ranker before fusion
     min_words = 2       # fuse only queries with at least this many plain words (identifiers stay lexical)
 
@@ -51,8 +50,7 @@ _EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
 class SemanticSettings:
     enabled: bool = True
     threads: int = 1
-    rrf_k: float = 10.0
-    vector_weight: float = 0.7
+    vector_weight: float = 0.5
     depth: int = 50
     min_words: int = 2
 
@@ -63,7 +61,11 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
     if not isinstance(raw, dict):
         raise ConfigError("[semantic] must be a table")
     defaults = SemanticSettings()
-    unknown = set(raw) - {"enabled", "threads", "rrf_k", "vector_weight", "depth", "min_words"}
+    if "rrf_k" in raw:
+        raise ConfigError(
+            "[semantic] rrf_k is no longer read (hybrid ranking fuses scores, not ranks): remove it"
+        )
+    unknown = set(raw) - {"enabled", "threads", "vector_weight", "depth", "min_words"}
     if unknown:
         raise ConfigError(f"[semantic] has unknown keys: {', '.join(sorted(unknown))}")
 
@@ -76,9 +78,6 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
     enabled = raw.get("enabled", defaults.enabled)
     if not isinstance(enabled, bool):
         raise ConfigError(f"[semantic] enabled must be true or false, got {enabled!r}")
-    rrf_k = raw.get("rrf_k", defaults.rrf_k)
-    if isinstance(rrf_k, bool) or not isinstance(rrf_k, int | float) or rrf_k <= 0:
-        raise ConfigError(f"[semantic] rrf_k must be a positive number, got {rrf_k!r}")
     vector_weight = raw.get("vector_weight", defaults.vector_weight)
     if isinstance(vector_weight, bool) or not isinstance(vector_weight, int | float) or vector_weight < 0:
         raise ConfigError(f"[semantic] vector_weight must be a number >= 0, got {vector_weight!r}")
@@ -86,7 +85,6 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
         enabled=enabled,
         vector_weight=float(vector_weight),
         threads=integer("threads", defaults.threads, 1),
-        rrf_k=float(rrf_k),
         depth=integer("depth", defaults.depth, 1),
         min_words=integer("min_words", defaults.min_words, 0),
     )
@@ -139,17 +137,10 @@ class Fuser:
         vector = side.result() if side is not None else self._vector_candidates(store, query)
         kinds = _types_of(store, lexical) if set(query.types) - set(VECTOR_TYPES) else {}
         candidates = [
-            Candidate(key, seq, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
-            for key, seq, _ in lexical
+            Candidate(key, seq, score, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
+            for key, seq, score in lexical
         ]
-        settings = self.hybrid.settings
-        return fuse(
-            candidates,
-            [(k, s) for k, s, _ in vector],
-            settings.rrf_k,
-            query.limit + 1,
-            settings.vector_weight,
-        )
+        return fuse(candidates, vector, query.limit + 1, self.hybrid.settings.vector_weight)
 
 
 def _types_of(store: Store, refs: Sequence[tuple[int, int, float]]) -> dict[tuple[int, int], str]:

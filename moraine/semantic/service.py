@@ -65,9 +65,9 @@ class SemanticService:
                 return
             self.ready.set()
             logger.info(
-                "semantic recall on: %d embedder thread(s), rrf_k=%g",
+                "semantic recall on: %d embedder thread(s), vector weight %g",
                 self.settings.threads,
-                self.settings.rrf_k,
+                self.settings.vector_weight,
             )
             self.vectorizer.run()
         finally:

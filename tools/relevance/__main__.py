@@ -1,4 +1,4 @@
-"""Command line: ``python -m tools.relevance [--lexical-only] [--rrf-k K] [--depth N] [--min-words W] [--misses]``,
+"""Command line: ``python -m tools.relevance [--lexical-only] [--vector-weight W] [--depth N] [--min-words W] [--misses]``,
 or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR]`` (LoCoMo)."""
 
 from __future__ import annotations
@@ -61,7 +61,6 @@ def _locomo(
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--lexical-only", is_flag=True, help="Only the BM25 baseline (no model needed).")
-@click.option("--rrf-k", type=float, default=_DEFAULTS.rrf_k, show_default=True)
 @click.option(
     "--vector-weight", type=click.FloatRange(min=0), default=_DEFAULTS.vector_weight, show_default=True
 )
@@ -107,7 +106,6 @@ def _locomo(
 )
 def main(
     lexical_only: bool,
-    rrf_k: float,
     vector_weight: float,
     depth: int,
     min_words: int,
@@ -134,7 +132,7 @@ def main(
         except SemanticUnavailableError as exc:
             raise click.ClickException(f"{exc} (or pass --lexical-only)") from exc
     settings = SemanticSettings(
-        rrf_k=rrf_k, vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads
+        vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads
     )
     with build_store() as store:
         ranking = Ranking(Bm25(session_weight=session_weight, form_weight=form_weight), keep_function_words)
@@ -143,7 +141,7 @@ def main(
     if embedder is not None:
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0
         console.print(f"embedded {out.embedded} events in {out.embed_seconds:.1f} s ({rate:.1f} passages/s, "
-                      f"{threads} thread(s)); settings rrf_k={rrf_k:g} vector_weight={vector_weight:g} depth={depth} min_words={min_words}")  # fmt: skip
+                      f"{threads} thread(s)); settings vector_weight={vector_weight:g} depth={depth} min_words={min_words}")  # fmt: skip
     for method, times in out.latency_ms.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]

@@ -1,45 +1,65 @@
-"""Reciprocal rank fusion: agreement wins, ties go to the lexical rank, unvectorized types keep their place."""
+"""Score fusion: agreement wins, a clear lexical winner stays first, ties go to the lexical rank, unvectorized
+types keep their place."""
 
 from __future__ import annotations
 
 from moraine.semantic.fusion import Candidate, fuse
 
+W = 0.5  # the default vector weight
 
-def _c(seq: int, vectorized: bool = True) -> Candidate:
-    return Candidate(1, seq, vectorized)
+
+def _c(seq: int, score: float, vectorized: bool = True) -> Candidate:
+    return Candidate(1, seq, score, vectorized)
+
+
+def _order(fused: list[tuple[int, int, float]]) -> list[int]:
+    return [seq for _, seq, _ in fused]
 
 
 def test_an_event_both_rankers_like_beats_one_only_the_lexical_ranker_puts_first() -> None:
-    fused = fuse([_c(1), _c(2)], [(1, 2), (1, 3)], k=60, limit=10)
-    assert [seq for _, seq, _ in fused][:2] == [2, 1]
+    fused = fuse([_c(1, 1.0), _c(2, 0.9)], [(1, 2, 0.9), (1, 3, 0.5)], limit=10, vector_weight=W)
+    assert _order(fused)[:2] == [2, 1]
 
 
-def test_mirror_image_ranks_tie_on_rrf_and_the_lexical_rank_breaks_the_tie() -> None:
-    fused = fuse([_c(1), _c(2)], [(1, 2), (1, 1)], k=60, limit=10)
-    assert [seq for _, seq, _ in fused] == [1, 2]
+def test_a_clear_lexical_winner_stays_ahead_of_a_candidate_that_is_only_similar() -> None:
+    # By ranks the two would be close (first lexically vs second lexically and first by vector); by scores the
+    # lexical winner's lead counts.
+    fused = fuse([_c(1, 1.0), _c(2, 0.2)], [(1, 2, 0.9), (1, 4, 0.1)], limit=10, vector_weight=W)
+    assert _order(fused)[:2] == [1, 2]
+
+
+def test_mirror_image_scores_tie_and_the_lexical_rank_breaks_the_tie() -> None:
+    fused = fuse(
+        [_c(1, 1.0), _c(2, 0.5)], [(1, 2, 0.9), (1, 1, 0.7), (1, 3, 0.5)], limit=10, vector_weight=1.0
+    )
+    assert _order(fused)[:2] == [1, 2]
     assert fused[0][2] > fused[1][2]  # strictly: the contract orders by score
 
 
 def test_vector_only_candidates_are_added_after_the_agreeing_ones() -> None:
-    fused = fuse([_c(1)], [(1, 1), (1, 9)], k=60, limit=10)
-    assert [seq for _, seq, _ in fused] == [1, 9]
+    fused = fuse([_c(1, 1.0)], [(1, 1, 0.9), (1, 9, 0.8), (1, 7, 0.1)], limit=10, vector_weight=W)
+    assert _order(fused) == [1, 9, 7]
 
 
-def test_types_without_vectors_count_their_lexical_rank_twice_so_the_first_stays_first() -> None:
-    lexical = [_c(1, vectorized=False), _c(2), _c(3, vectorized=False)]
-    fused = fuse(lexical, [(1, 2)], k=60, limit=10)
-    order = [seq for _, seq, _ in fused]
-    assert order == [1, 2, 3]  # a tool output ranked first lexically is not demoted by the vector list
+def test_types_without_vectors_count_their_lexical_score_for_both_so_the_first_stays_first() -> None:
+    lexical = [_c(1, 1.0, vectorized=False), _c(2, 0.8), _c(3, 0.5, vectorized=False)]
+    fused = fuse(lexical, [(1, 2, 0.9), (1, 8, 0.2)], limit=10, vector_weight=W)
+    assert _order(fused)[:3] == [
+        1,
+        2,
+        3,
+    ]  # a tool output ranked first lexically is not demoted by the vector list
 
 
-def test_fusion_returns_at_most_limit_candidates_with_descending_scores() -> None:
-    fused = fuse([_c(n) for n in range(1, 30)], [(1, n) for n in range(40, 60)], k=10, limit=5)
+def test_fusion_returns_at_most_limit_candidates_with_descending_scores_in_0_1() -> None:
+    lexical = [_c(n, 30.0 - n) for n in range(1, 30)]
+    fused = fuse(lexical, [(1, n, 0.9 - n / 100) for n in range(40, 60)], limit=5, vector_weight=W)
     assert len(fused) == 5
     scores = [score for _, _, score in fused]
-    assert scores == sorted(scores, reverse=True) and scores[0] > 0
+    assert scores == sorted(scores, reverse=True) and 0.0 < scores[-1] and scores[0] <= 1.0
 
 
-def test_a_lower_vector_weight_keeps_a_clear_lexical_winner_first() -> None:
-    lexical, vector = [_c(1), _c(2), _c(3)], [(1, 3)]
-    assert [seq for _, seq, _ in fuse(lexical, vector, k=10, limit=10)][0] == 3
-    assert [seq for _, seq, _ in fuse(lexical, vector, k=10, limit=10, vector_weight=0.1)][0] == 1
+def test_a_lower_vector_weight_keeps_a_close_lexical_winner_first() -> None:
+    lexical, vector = [_c(1, 1.0), _c(2, 0.9), _c(3, 0.8)], [(1, 3, 0.9), (1, 5, 0.3)]
+    assert _order(fuse(lexical, vector, limit=10, vector_weight=1.0))[0] == 3
+    assert _order(fuse(lexical, vector, limit=10, vector_weight=0.1))[0] == 1

@@ -42,8 +42,8 @@ def test_identifier_queries_and_tool_only_searches_stay_lexical() -> None:
 
 def test_settings_default_to_on_with_one_thread() -> None:
     settings = settings_from({})
-    assert settings.enabled and settings.threads == 1 and settings.rrf_k > 0 and settings.vector_weight == 0.7
-    assert settings_from({"semantic": {"vector_weight": 0.5}}).vector_weight == 0.5
+    assert settings.enabled and settings.threads == 1 and settings.vector_weight == 0.5
+    assert settings_from({"semantic": {"vector_weight": 0.8}}).vector_weight == 0.8
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_settings_default_to_on_with_one_thread() -> None:
     [
         ({"semantic": {"threads": 0}}, "threads"),
         ({"semantic": {"enabled": "yes"}}, "enabled"),
-        ({"semantic": {"rrf_k": -1}}, "rrf_k"),
+        ({"semantic": {"rrf_k": 10}}, "rrf_k is no longer read"),
         ({"semantic": {"vector_weight": -0.5}}, "vector_weight"),
         ({"semantic": {"vector_weight": True}}, "vector_weight"),
         ({"semantic": {"depht": 10}}, "unknown keys: depht"),
