@@ -20,7 +20,7 @@ from moraine.config import SourceConfig
 from moraine.errors import IngestWorkerError
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.model import Emitted, RawRecord
-from moraine.ingest.pipeline import Ingestor, ingest_paths
+from moraine.ingest.pipeline import Ingestor, IngestSummary, ingest_paths
 from moraine.store.client import Store
 from tests.moraine.ingest.test_pipeline import conversation, write_lines
 from tests.moraine.ingest.toy_adapter import ToyAdapter
@@ -42,6 +42,13 @@ class KillingAdapter(ToyAdapter):
         if isinstance(data, dict) and data.get("text") == "die" and os.getpid() != self.owner:
             os.kill(os.getpid(), signal.SIGKILL)
         return super().normalize(record, ctx)
+
+
+def _toy_pass(store: Store, paths: list[Path], workers: int) -> IngestSummary:
+    """One ingest pass over ``paths`` with the toy adapter, every file big enough for the workers."""
+    return ingest_paths(
+        store, paths, "codex", "codex", ToyAdapter(), batch_size=4, workers=workers, worker_min_bytes=0
+    )
 
 
 def _state(store: Store) -> dict[str, Any]:
@@ -116,9 +123,7 @@ def test_a_session_in_two_files_read_by_two_workers_is_keyed_as_in_process(
     results = []
     for workers in (0, 2):
         _reset(store)
-        ingest_paths(
-            store, paths, "codex", "codex", ToyAdapter(), batch_size=4, workers=workers, worker_min_bytes=0
-        )
+        _toy_pass(store, paths, workers)
         results.append(_state(store))
     assert results[0] == results[1]
     assert len(results[0]["sessions"]) == 5  # "shared" x3 and "other" x2, each file's own key after the first
@@ -135,14 +140,10 @@ def test_a_second_pass_over_appended_and_rewritten_files_matches_in_process(
         write_lines(paths[1], conversation("other", turns=2))
         write_lines(paths[2], conversation("third", turns=2))
         write_lines(paths[3], conversation("other", turns=1))
-        ingest_paths(
-            store, paths, "codex", "codex", ToyAdapter(), batch_size=4, workers=workers, worker_min_bytes=0
-        )
+        _toy_pass(store, paths, workers)
         write_lines(paths[0], conversation("shared", turns=1, prefix="more "), mode="a")
         write_lines(paths[2], conversation("shared", turns=3, prefix="new "))  # rewritten: now holds "shared"
-        summary = ingest_paths(
-            store, paths, "codex", "codex", ToyAdapter(), batch_size=4, workers=workers, worker_min_bytes=0
-        )
+        summary = _toy_pass(store, paths, workers)
         assert (summary.rewritten, summary.unchanged) == (1, 2)
         results.append(_state(store))
     assert results[0] == results[1]
