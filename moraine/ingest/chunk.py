@@ -31,9 +31,8 @@ class Chunk:
     batch: Batch = field(default_factory=Batch)
     offset: int = 0  # the stream's position after this chunk
     line_no: int = 0
-    state: dict[str, Any] = field(
-        default_factory=dict
-    )  # the saved state at that position (redacted if asked)
+    # The saved state at that position (redacted if asked).
+    state: dict[str, Any] = field(default_factory=dict)
     tally: Tally = field(default_factory=Tally)
     claims: list[tuple[str, int]] = field(default_factory=list)  # (harness session id, key) opened, in order
     last: bool = False  # no more chunks for this job

@@ -48,9 +48,8 @@ __all__ = ["WORKER_MIN_BYTES", "IngestSummary", "Ingestor", "ingest_once", "inge
 
 logger = logging.getLogger(__name__)
 
-WORKER_MIN_BYTES = (
-    16 * 1024 * 1024
-)  # a pass reading less stays in-process (starting workers costs ~1-2 s each)
+# A pass reading less stays in-process (starting workers costs ~1-2 s each).
+WORKER_MIN_BYTES = 16 * 1024 * 1024
 _WINDOW = 256  # streams opened ahead of the one being published (workers read them meanwhile)
 _GC_THRESHOLD = 50_000
 
