@@ -38,9 +38,12 @@ NEEDLES = sorted({needle for secret in SECRETS for needle in secret.needles})
 _STRING_TYPE = "match(type, '^(Nullable\\\\(|LowCardinality\\\\()*(String|Array\\\\(|Map\\\\()')"
 
 
-@pytest.fixture(scope="module")
-def planted(tmp_path_factory: pytest.TempPathFactory, store_dsn: str) -> Iterator[Store]:
-    """A fresh store holding the three harnesses' traces, ingested with redaction on (the default)."""
+@pytest.fixture(scope="module", params=[0, 2], ids=["in-process", "two-workers"])
+def planted(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, store_dsn: str
+) -> Iterator[Store]:
+    """A fresh store holding the three harnesses' traces, ingested with redaction on (the default), in this process
+    or by two ingest worker processes (they redact before anything reaches the store's owner)."""
     root = tmp_path_factory.mktemp("planted")
     database = f"t_{uuid.uuid4().hex[:16]}"
     store = Store.open(store_dsn, database=database)
@@ -50,7 +53,10 @@ def planted(tmp_path_factory: pytest.TempPathFactory, store_dsn: str) -> Iterato
         "qwen-code": write_qwen(root, SECRETS),
     }
     for harness, folder in traces.items():
-        ingest_paths(store, [folder], source=harness, harness=harness)
+        summary = ingest_paths(
+            store, [folder], source=harness, harness=harness, workers=request.param, worker_min_bytes=0
+        )
+        assert summary.workers == request.param  # the pass did run in the workers
     try:
         yield store
     finally:
