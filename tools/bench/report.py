@@ -91,7 +91,13 @@ class Report:
             "search_speedup_vs_baseline": self.search_ratio(),
             "relevance": self.relevance.to_json() if self.relevance else None,
             "semantic": (
-                {**self.semantic.to_json(), "warm": cases(self.semantic.warm)} if self.semantic else None
+                {
+                    **self.semantic.to_json(),
+                    "warm": cases(self.semantic.warm),
+                    "warm_embedder_busy": cases(self.semantic.busy),
+                }
+                if self.semantic
+                else None
             ),
             "targets": [],
             "phases_seconds": {k: round(v, 1) for k, v in self.phases.items()},
@@ -232,12 +238,23 @@ def _print_semantic(run: SemanticRun, console: Console) -> None:
     console.print(
         f"hybrid search over {run.vectors:,} vectors ({run.synthetic:,} synthetic, filled in {run.fill_seconds:.0f} s)"
     )
+    busy = {r.name: r.latency for r in run.busy}
+    if run.busy:
+        console.print(
+            f"'embedder busy' columns: the same calls while the background vectorizer embedded its backlog "
+            f"({run.busy_embedded:,} passages stored meanwhile, before the synthetic fill)"
+        )
     table = Table(title="search_sessions with hybrid ranking on (ms)")
-    for head in ("case", "went hybrid", "warm p50", "warm p95", "warm p99", "CPU/call", "errors"):
+    heads = ("case", "went hybrid", "warm p50", "warm p95", "warm p99", "CPU/call", "errors")
+    for head in heads + (("embedder busy p50", "embedder busy p95") if run.busy else ()):
         table.add_column(head, justify="right")
     for r in run.warm:
         lat = r.latency
         cells = [f"{lat.p50:.1f}", f"{lat.p95:.1f}", f"{lat.p99:.1f}"] if lat else ["-", "-", "-"]
         cpu = f"{r.cpu_ms:.1f}" if r.cpu_ms is not None else "-"
-        table.add_row(r.name, run.hybrid_variants.get(r.name, "-"), *cells, cpu, str(len(r.errors) or ""))
+        row = [r.name, run.hybrid_variants.get(r.name, "-"), *cells, cpu, str(len(r.errors) or "")]
+        if run.busy:
+            b = busy.get(r.name)
+            row += [f"{b.p50:.1f}", f"{b.p95:.1f}"] if b else ["-", "-"]
+        table.add_row(*row)
     console.print(table)

@@ -15,14 +15,14 @@ from typing import Any
 
 from moraine.semantic.embedder import load_embedder
 from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate
-from moraine.semantic.vectorizer import VECTOR_TYPES
+from moraine.semantic.vectorizer import VECTOR_TYPES, BackgroundVectorizer
 from moraine.store.client import Store
 from tools.bench.cases import Case
 from tools.bench.client import ToolClient
 from tools.bench.ingest import IngestRun
 from tools.bench.latency import CaseResult, run_warm
 
-__all__ = ["SemanticRun", "fill_synthetic_vectors", "run_hybrid", "vector_rows"]
+__all__ = ["SemanticRun", "fill_synthetic_vectors", "run_hybrid", "run_hybrid_busy", "vector_rows"]
 
 SYNTHETIC_MODEL = "synthetic-benchmark"
 
@@ -36,6 +36,10 @@ class SemanticRun:
     fill_seconds: float = 0.0
     warm: list[CaseResult] = field(default_factory=list)
     hybrid_variants: dict[str, str] = field(default_factory=dict)  # case -> "k of n variants went hybrid"
+    busy: list[CaseResult] = field(
+        default_factory=list
+    )  # the same cases while the embedder works its backlog
+    busy_embedded: int = 0  # passages the embedder stored while those ran
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +49,7 @@ class SemanticRun:
             "synthetic_vectors": self.synthetic,
             "fill_seconds": round(self.fill_seconds, 1),
             "hybrid_variants": self.hybrid_variants,
+            "busy_embedded": self.busy_embedded,
         }
 
 
@@ -83,6 +88,24 @@ def run_hybrid(
         return run_warm(client, searches, repeat), went
     finally:
         activate(None)
+
+
+def run_hybrid_busy(
+    store: Store, client: ToolClient, cases: list[Case], repeat: int, threads: int
+) -> tuple[list[CaseResult], int]:
+    """Time the search cases while a background vectorizer embeds the store's backlog, as a daemon does after a
+    first backfill (its own model and store connection, lowest CPU priority); return them and the passages it
+    stored meanwhile."""
+    vectorizer = BackgroundVectorizer(
+        Store(store.dsn, store.database, limits=store.limits), load_embedder(threads)
+    )
+    vectorizer.start()
+    try:
+        results, _ = run_hybrid(client, cases, repeat, threads)
+    finally:
+        vectorizer.shutdown()  # lets the batch in flight finish, so it is counted
+        vectorizer.store.close()
+    return results, vectorizer.embedded
 
 
 def vector_rows(store: Store) -> tuple[int, int]:
