@@ -183,7 +183,11 @@ def _contract_order(rows: list[tuple[int, int, Any, float]]) -> list[tuple[int, 
 def _session_scores(
     store: Store, query: SearchQuery, bm25: Bm25, terms: list[str], idf: list[float], keys: list[int]
 ) -> dict[int, float]:
-    """BM25 of each candidate session taken as one document (its events of the query's types)."""
+    """BM25 of each candidate session taken as one document (its events of the query's types).
+
+    The lengths come from the events table's ``session_lengths`` projection (migration 009), one row per session
+    and type per part, which ClickHouse picks for this query on its own.
+    """
     params = {"terms": terms, "types": list(query.types), "keys": keys}
     tf_rows, length_rows = query_together(
         store,
