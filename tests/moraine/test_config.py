@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 import pytest
@@ -81,8 +83,9 @@ port = 1234
     assert config.extra == {"server": {"port": 1234}}
 
 
-def test_ingest_workers_default_to_none_and_take_the_configured_count(tmp_path: Path) -> None:
-    assert load_config(write(tmp_path, "")).workers == 0
+def test_ingest_workers_default_to_two_with_two_cores_and_take_the_configured_count(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, "")).workers == (2 if (os.cpu_count() or 1) >= 2 else 0)
+    assert load_config(write(tmp_path, "[ingest]\nworkers = 0\n")).workers == 0
     assert load_config(write(tmp_path, "[ingest]\nworkers = 2\n")).workers == 2
 
 

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 import click
+
+from moraine.config import DEFAULT_INGEST_WORKERS, MAX_INGEST_WORKERS
 from rich.console import Console
 
 from tools.bench.report import print_report
@@ -69,10 +71,10 @@ from tools.bench.run import Options, run_benchmark
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=0, max=64),
-    default=0,
+    type=click.IntRange(min=0, max=MAX_INGEST_WORKERS),
+    default=DEFAULT_INGEST_WORKERS,
     show_default=True,
-    help="[ingest] workers for the ingest (0: in-process).",
+    help="[ingest] workers for the ingest (0: in-process; default: the product's default on this machine).",
 )
 @click.option(
     "--ingest-only", is_flag=True, help="Measure the ingest only (no tool latency, baseline or watch phases)."

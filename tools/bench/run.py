@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
-from moraine.config import load_config
+from moraine.config import DEFAULT_INGEST_WORKERS, load_config
 from moraine.daemon.settings import DaemonSettings
 from moraine.store.client import Store
 from tools.bench.baseline import run_baseline
@@ -55,7 +55,7 @@ class Options:
     watch_probes: int = 5
     keep: bool = False
     semantic_threads: int = 0  # > 0: also measure semantic recall (tools.bench.semantic)
-    workers: int = 0  # [ingest] workers of the measured ingest
+    workers: int = DEFAULT_INGEST_WORKERS  # [ingest] workers of the measured ingest
     ingest_only: bool = False  # measure the ingest and stop
 
 
