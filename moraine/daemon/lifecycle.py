@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import sys
+import time
 from contextlib import nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -40,7 +41,7 @@ from moraine.daemon.settings import DaemonSettings
 from moraine.daemon.state import DaemonState, read_state, remove_state, write_state
 from moraine.daemon.version import moraine_version
 from moraine.daemon.writer_lock import StoreWriterLock
-from moraine.errors import ConfigError
+from moraine.errors import ConfigError, StoreError
 from moraine.ingest.progress import PassProgress
 from moraine.private_files import secure_home
 from moraine.semantic.service import start_semantic
@@ -51,6 +52,9 @@ from moraine.store.client import Store
 __all__ = ["DaemonAlreadyRunning", "run_daemon"]
 
 logger = logging.getLogger("moraine.daemon")
+# An embedded store opens in one process at a time: a CLI call made with no daemon up opens it directly for a second
+# or two, and a daemon starting meanwhile waits this long for it (a store that stays unopenable fails after that).
+_STORE_OPEN_WAIT_SECONDS = 20.0
 HOST = "127.0.0.1"
 _MONITOR_SECONDS = 0.1
 # Hand the GIL over more often than the default 5 ms so the ingest thread keeps up while calls run.
@@ -115,9 +119,7 @@ class _Daemon:
         self._uvicorn: uvicorn.Server | None = None
 
     def run(self) -> None:
-        ingest_store = Store.open(
-            self.config.store_dsn, self.config.database, limits=self.config.store_limits
-        )
+        ingest_store = self._open_store()
         reads = Store(
             self.config.store_dsn,
             self.config.database,
@@ -141,6 +143,26 @@ class _Daemon:
             remove_state(self.paths.state, os.getpid())
             self.paths.socket.unlink(missing_ok=True)
             logger.info("stopped")
+
+    def _open_store(self) -> Store:
+        """Open (and migrate) the store; an embedded one held by another process is waited for, within bounds."""
+        config = self.config
+        deadline = time.monotonic() + _STORE_OPEN_WAIT_SECONDS
+        waiting = False
+        while True:
+            try:
+                return Store.open(config.store_dsn, config.database, limits=config.store_limits)
+            except StoreError as exc:
+                if not config.store_dsn.startswith("chdb://") or time.monotonic() >= deadline:
+                    raise
+                if not waiting:
+                    waiting = True
+                    logger.warning(
+                        "the store cannot be opened yet (another process may hold it: %s); retrying for up to %.0f s",
+                        exc,
+                        _STORE_OPEN_WAIT_SECONDS,
+                    )
+                time.sleep(0.5)
 
     def _listeners(self) -> tuple[socket.socket, socket.socket]:
         tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from daemon_support import DaemonHome, codex_turn
+from daemon_support import DaemonHome, codex_turn, wait_for
 from mcp import Client
 
 CLIENTS = 10
@@ -72,3 +74,38 @@ def test_ten_agents_at_once_start_exactly_one_daemon_and_all_get_answers(home: D
     assert "already running" not in home.log_text()
     state = home.state()
     assert state is not None and state.pid == pids[0]
+
+
+_HOLD = """
+import sys
+from moraine.store.client import Store
+store = Store.open(sys.argv[1], "moraine")
+print("held", flush=True)
+sys.stdin.readline()
+store.close()
+"""
+
+
+def test_a_daemon_started_while_a_cli_call_holds_the_embedded_store_waits_for_it(home: DaemonHome) -> None:
+    # What `moraine search` does with no daemon up: it opens the embedded store itself, for a second or two.
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, f"chdb://{home.moraine_home / 'store'}"],
+        env=home.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        daemon = home.serve()
+
+        def met() -> bool:
+            return "the store cannot be opened yet" in home.log_text() or daemon.poll() is not None
+
+        wait_for(met, 60, "the daemon to meet the held store")
+        assert daemon.poll() is None, home.log_text()[-2000:]  # still starting, not failed
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.write("\n")
+        holder.stdin.close()
+        holder.wait(30)
+    state = home.wait_ready()
+    assert state.pid == daemon.pid
+    assert home.daemon_pids() == [daemon.pid]
