@@ -109,9 +109,8 @@ class Config:
     extra: dict[str, object] = field(default_factory=dict)
     batch_size: int = 5000
     rescan_seconds: float = 30.0
-    workers: int = (
-        DEFAULT_INGEST_WORKERS  # worker processes for passes of WORKER_MIN_BYTES or more (0: in-process)
-    )
+    # ingest worker processes for passes of WORKER_MIN_BYTES or more (0: in-process)
+    workers: int = DEFAULT_INGEST_WORKERS
     path: Path | None = None  # the file this was loaded from, None when only defaults apply
     store_limits: StatementLimits = field(default_factory=StatementLimits)
 

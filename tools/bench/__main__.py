@@ -8,10 +8,9 @@ import time
 from pathlib import Path
 
 import click
-
-from moraine.config import DEFAULT_INGEST_WORKERS, MAX_INGEST_WORKERS
 from rich.console import Console
 
+from moraine.config import DEFAULT_INGEST_WORKERS, MAX_INGEST_WORKERS
 from tools.bench.report import print_report
 from tools.bench.run import Options, run_benchmark
 
