@@ -180,6 +180,15 @@ def _contract_order(rows: list[tuple[int, int, Any, float]]) -> list[tuple[int, 
     return rows
 
 
+def session_lengths_sql(store: Store) -> str:
+    """The read of the candidate sessions' lengths (parameters ``keys`` and ``types``): the sum of doc_len over
+    their events of those types. Its shape is the one the events table's ``session_lengths`` projection answers."""
+    return (
+        f"SELECT session_key, sum(doc_len) FROM {store.table('events')} WHERE session_key IN {{keys:Array(UInt64)}} "
+        "AND type IN {types:Array(String)} GROUP BY session_key"
+    )
+
+
 def _session_scores(
     store: Store, query: SearchQuery, bm25: Bm25, terms: list[str], idf: list[float], keys: list[int]
 ) -> dict[int, float]:
@@ -194,8 +203,7 @@ def _session_scores(
         params,
         f"SELECT session_key, term, sum(tf) FROM {store.table('postings')} WHERE term IN {{terms:Array(String)}} "
         "AND session_key IN {keys:Array(UInt64)} AND type IN {types:Array(String)} GROUP BY session_key, term",
-        f"SELECT session_key, sum(doc_len) FROM {store.table('events')} WHERE session_key IN {{keys:Array(UInt64)}} "
-        "AND type IN {types:Array(String)} GROUP BY session_key",
+        session_lengths_sql(store),
     )
     lengths = {int(key): float(n) for key, n in length_rows}
     average = max(sum(lengths.values()) / len(lengths), 1.0) if lengths else 1.0

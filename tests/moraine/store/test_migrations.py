@@ -7,6 +7,7 @@ from pathlib import Path
 
 
 from moraine.store.client import Store
+from moraine.store.reads.search import session_lengths_sql
 from moraine.store.recovery import delete_stream_tail
 
 CODEX = Path(__file__).parents[2] / "fixtures" / "codex"
@@ -57,33 +58,27 @@ def test_point_lookup_layout_keeps_every_row(store: Store, store_dsn: str, inges
         reopened.close()
 
 
-_LENGTHS = (
-    "SELECT session_key, sum(doc_len) FROM {events} WHERE session_key IN {{keys:Array(UInt64)}} "
-    "AND type IN {{types:Array(String)}} GROUP BY session_key ORDER BY session_key"
-)
-
-
-def _session_lengths(store: Store, projections: bool) -> list[tuple[object, ...]]:
-    """The ranking's session-length read, answered from the projection or (projections off) from the rows."""
-    keys = [int(r[0]) for r in store.query(f"SELECT DISTINCT session_key FROM {store.table('events')}")]
-    sql = _LENGTHS.format(events=store.table("events"))
-    params = {"keys": keys, "types": ["user_input", "assistant_response"]}
+def _session_lengths(store: Store, keys: list[int], projections: bool = True) -> list[tuple[object, ...]]:
+    """The ranking's own session-length read, answered from the projection or (projections off) from the rows."""
+    sql = session_lengths_sql(store) + " ORDER BY session_key"
     if not projections:
         sql += " SETTINGS optimize_use_projections = 0"
-    return [tuple(row) for row in store.query(sql, params)]
+    return [
+        tuple(row) for row in store.query(sql, {"keys": keys, "types": ["user_input", "assistant_response"]})
+    ]
 
 
 def test_session_lengths_come_from_the_projection_and_survive_a_recovery_delete(
     store: Store, ingest_into_store
 ) -> None:  # type: ignore[no-untyped-def]
     ingest_into_store([CODEX])
-    sql = "EXPLAIN " + _LENGTHS.format(events=store.table("events"))
     keys = [int(r[0]) for r in store.query(f"SELECT DISTINCT session_key FROM {store.table('events')}")]
-    plan = "\n".join(str(r[0]) for r in store.query(sql, {"keys": keys, "types": ["user_input"]}))
+    params = {"keys": keys, "types": ["user_input"]}
+    plan = "\n".join(str(r[0]) for r in store.query("EXPLAIN " + session_lengths_sql(store), params))
     assert "session_lengths" in plan, plan  # read from the projection (migration 009), not from every row
-    lengths = _session_lengths(store, projections=True)
+    lengths = _session_lengths(store, keys)
     assert lengths and all(int(total) > 0 for _, total in lengths)
-    assert lengths == _session_lengths(store, projections=False)
+    assert lengths == _session_lengths(store, keys, projections=False)
 
     # Ingest recovery deletes an interrupted publish's rows with a lightweight DELETE: the projection follows.
     stream, offset = store.query(
@@ -91,6 +86,6 @@ def test_session_lengths_come_from_the_projection_and_survive_a_recovery_delete(
         "WHERE type = 'assistant_response' GROUP BY stream_id LIMIT 1"
     )[0]
     delete_stream_tail(store, int(stream), int(offset), "codex", "/gone")
-    after = _session_lengths(store, projections=True)
+    after = _session_lengths(store, keys)
     assert after != lengths
-    assert after == _session_lengths(store, projections=False)
+    assert after == _session_lengths(store, keys, projections=False)
