@@ -36,9 +36,8 @@ class SemanticRun:
     fill_seconds: float = 0.0
     warm: list[CaseResult] = field(default_factory=list)
     hybrid_variants: dict[str, str] = field(default_factory=dict)  # case -> "k of n variants went hybrid"
-    busy: list[CaseResult] = field(
-        default_factory=list
-    )  # the same cases while the embedder works its backlog
+    # The same cases while the embedder works its backlog.
+    busy: list[CaseResult] = field(default_factory=list)
     busy_embedded: int = 0  # passages the embedder stored while those ran
 
     def to_json(self) -> dict[str, Any]:
