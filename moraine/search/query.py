@@ -1,4 +1,5 @@
-"""The terms a search query is ranked by: its distinct terms without English function words.
+"""The terms a search query is ranked by: its distinct terms without function words (English, Spanish, French,
+German, Portuguese).
 
 A question in natural language ("what did she say about the trip to Paris?") carries words that occur in nearly
 every message; each still adds a little BM25 weight, enough to lift long messages full of them over the one that
@@ -20,6 +21,15 @@ FUNCTION_WORDS = frozenset(
     might must i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself
     she her hers herself it its itself they them their theirs themselves all any both each few more most other some
     such no not only own same too very just also s t d ll m re ve
+    """.split()
+) | frozenset(
+    # The same in the languages people most often write to agents in besides English (Spanish, French, German,
+    # Portuguese), leaving out what is also an English word worth searching (con, son, die, mit, com, comment).
+    """
+    de del la el los las un una unos unas y que en por para se su sus al lo como pero más qué cómo porque
+    du des le les une et ou qui dans pour sur avec au aux est ce cette ces sa ses pourquoi quoi
+    der das den dem ein eine einen einem einer und oder ist nicht für von zu auf im ins bei aus sich warum wie wer
+    do da dos das o os as um uma em na nos nas ao é
     """.split()
 )
 

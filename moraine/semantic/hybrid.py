@@ -5,6 +5,7 @@
     threads = 1         # CPU threads of the embedder (background vectorizer and query embedding)
     vector_weight = 0.5 # weight of the vector similarity in the fusion (the lexical score weighs 1)
     depth = 50          # candidates taken from each ranker before fusion
+    context = 0.3       # weight of a message's neighbours in its similarity (0: each message alone)
     min_words = 2       # fuse only queries with at least this many plain words (identifiers stay lexical)
 
 ``activate`` installs the ranker for this process (the daemon does it at start); ``fuser_for`` returns the search
@@ -22,10 +23,11 @@ from typing import Any
 
 from moraine.errors import ConfigError
 from moraine.scope.floor import floor_condition
+from moraine.semantic.context import in_context
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.fusion import Candidate, fuse
 from moraine.semantic.vectorizer import VECTOR_TYPES
-from moraine.semantic.vectors import nearest
+from moraine.semantic.vectors import nearest, similarities_around
 from moraine.store.client import Store
 from moraine.store.reads.search import SearchQuery
 
@@ -53,6 +55,7 @@ class SemanticSettings:
     vector_weight: float = 0.5
     depth: int = 50
     min_words: int = 2
+    context: float = 0.3
 
 
 def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
@@ -65,7 +68,7 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
         raise ConfigError(
             "[semantic] rrf_k is no longer read (hybrid ranking fuses scores, not ranks): remove it"
         )
-    unknown = set(raw) - {"enabled", "threads", "vector_weight", "depth", "min_words"}
+    unknown = set(raw) - {"enabled", "threads", "vector_weight", "depth", "min_words", "context"}
     if unknown:
         raise ConfigError(f"[semantic] has unknown keys: {', '.join(sorted(unknown))}")
 
@@ -78,12 +81,17 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
     enabled = raw.get("enabled", defaults.enabled)
     if not isinstance(enabled, bool):
         raise ConfigError(f"[semantic] enabled must be true or false, got {enabled!r}")
-    vector_weight = raw.get("vector_weight", defaults.vector_weight)
-    if isinstance(vector_weight, bool) or not isinstance(vector_weight, int | float) or vector_weight < 0:
-        raise ConfigError(f"[semantic] vector_weight must be a number >= 0, got {vector_weight!r}")
+
+    def weight(name: str, default: float) -> float:
+        value = raw.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ConfigError(f"[semantic] {name} must be a number >= 0, got {value!r}")
+        return float(value)
+
     return SemanticSettings(
         enabled=enabled,
-        vector_weight=float(vector_weight),
+        vector_weight=weight("vector_weight", defaults.vector_weight),
+        context=weight("context", defaults.context),
         threads=integer("threads", defaults.threads, 1),
         depth=integer("depth", defaults.depth, 1),
         min_words=integer("min_words", defaults.min_words, 0),
@@ -109,7 +117,7 @@ class Fuser:
         self.hybrid = hybrid
         self.query_text = query_text
         self.depth = hybrid.settings.depth
-        self._vector_side: Future[list[tuple[int, int, float]]] | None = None
+        self._vector_side: Future[tuple[list[float], list[tuple[int, int, float]]]] | None = None
 
     def prefetch(self, store: Store, query: SearchQuery) -> None:
         """Start the vector side now (embed the query, then its nearest vectors) so that it runs while BM25 does.
@@ -119,11 +127,15 @@ class Fuser:
         context = contextvars.copy_context()
         self._vector_side = _EMBEDDING.submit(context.run, self._vector_candidates, store, query)
 
-    def _vector_candidates(self, store: Store, query: SearchQuery) -> list[tuple[int, int, float]]:
+    def _vector_candidates(
+        self, store: Store, query: SearchQuery
+    ) -> tuple[list[float], list[tuple[int, int, float]]]:
+        """Return the query's vector and its nearest (session key, seq, similarity)."""
         # A project-only server's scope applies to vectors too.
         extra = floor_condition(store, query.floor) if query.floor is not None else None
-        return nearest(
-            store, self.hybrid.embedder.query(self.query_text),
+        vector = self.hybrid.embedder.query(self.query_text)
+        return vector, nearest(
+            store, vector,
             types=[t for t in query.types if t in VECTOR_TYPES], limit=self.depth,
             harness=query.harness, source=query.source, session_key=query.session_key, turn_seq=query.turn_seq,
             extra=extra,
@@ -134,13 +146,30 @@ class Fuser:
     ) -> list[tuple[int, int, float]]:
         """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
         side, self._vector_side = self._vector_side, None
-        vector = side.result() if side is not None else self._vector_candidates(store, query)
+        query_vector, vector = side.result() if side is not None else self._vector_candidates(store, query)
         kinds = _types_of(store, lexical) if set(query.types) - set(VECTOR_TYPES) else {}
         candidates = [
             Candidate(key, seq, score, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
             for key, seq, score in lexical
         ]
+        if self.hybrid.settings.context > 0:
+            vector = self._in_context(store, query_vector, vector, candidates)
         return fuse(candidates, vector, query.limit + 1, self.hybrid.settings.vector_weight)
+
+    def _in_context(
+        self,
+        store: Store,
+        query_vector: list[float],
+        vector: list[tuple[int, int, float]],
+        candidates: list[Candidate],
+    ) -> list[tuple[int, int, float]]:
+        """Re-rank the vector side by similarity in context (``moraine.semantic.context``), over the nearest
+        vectors and the vectorized lexical candidates; return the ``depth`` best."""
+        refs = {(key, seq) for key, seq, _ in vector} | {(c.key, c.seq) for c in candidates if c.vectorized}
+        around = similarities_around(store, query_vector, sorted(refs))
+        scored = in_context(refs, around, self.hybrid.settings.context)
+        ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[: self.depth]
+        return [(key, seq, round(sim, 6)) for (key, seq), sim in ranked]
 
 
 def _types_of(store: Store, refs: Sequence[tuple[int, int, float]]) -> dict[tuple[int, int], str]:

@@ -8,7 +8,7 @@ from typing import Any
 from moraine.semantic.vectorizer import VECTOR_TYPES
 from moraine.store.client import Store
 
-__all__ = ["nearest"]
+__all__ = ["nearest", "similarities_around"]
 
 
 def nearest(
@@ -55,4 +55,42 @@ def nearest(
         if ref not in seen:  # a vector written twice (a crash before its watermark) until the merge drops it
             seen.add(ref)
             out.append((ref[0], ref[1], round(1.0 - float(distance), 6)))
+    return out
+
+
+_NEIGHBOURHOOD = (
+    16  # seqs per bucket: a candidate's neighbours are looked for in its bucket and the two beside it
+)
+
+
+def similarities_around(
+    store: Store, vector: Sequence[float], refs: Sequence[tuple[int, int]]
+) -> dict[int, list[tuple[int, float]]]:
+    """Return, per session, (seq, cosine similarity) of the stored vectors at and around ``refs`` (session key,
+    seq), ordered by seq: every vector within 16 to 31 seqs of a ref (its bucket of 16 and the buckets beside it).
+
+    The condition is a set lookup on the sort key, so only the granules holding the refs are read.
+    """
+    if not refs:
+        return {}
+    buckets = sorted(
+        {
+            (key, seq // _NEIGHBOURHOOD + d)
+            for key, seq in refs
+            for d in (-1, 0, 1)
+            if seq // _NEIGHBOURHOOD + d >= 0
+        }
+    )
+    rows = store.query(
+        "SELECT session_key, seq, cosineDistance(vector, {q:Array(Float32)}) AS distance "
+        f"FROM {store.table('vectors')} "
+        "WHERE (session_key, intDiv(seq, {size:UInt32})) IN {buckets:Array(Tuple(UInt64, UInt32))} "
+        "ORDER BY session_key, seq",
+        {"q": list(vector), "size": _NEIGHBOURHOOD, "buckets": buckets},
+    )
+    out: dict[int, list[tuple[int, float]]] = {}
+    for key, seq, distance in rows:
+        around = out.setdefault(int(key), [])
+        if not around or around[-1][0] != int(seq):  # a vector written twice until the merge drops one
+            around.append((int(seq), round(1.0 - float(distance), 6)))
     return out

@@ -1,4 +1,4 @@
-"""Command line: ``python -m tools.relevance [--lexical-only] [--vector-weight W] [--depth N] [--min-words W] [--misses]``,
+"""Command line: ``python -m tools.relevance [--lexical-only] [--vector-weight W] [--depth N] [--min-words W] [--context W] [--misses]``,
 or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR]`` (LoCoMo)."""
 
 from __future__ import annotations
@@ -66,6 +66,13 @@ def _locomo(
 )
 @click.option("--depth", type=click.IntRange(min=1), default=_DEFAULTS.depth, show_default=True)
 @click.option("--min-words", type=click.IntRange(min=0), default=_DEFAULTS.min_words, show_default=True)
+@click.option(
+    "--context",
+    type=click.FloatRange(min=0),
+    default=_DEFAULTS.context,
+    show_default=True,
+    help="Weight of a message's neighbours in its similarity (0: each message alone).",
+)
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Embedder threads.")
 @click.option("--misses", is_flag=True, help="List the queries whose answer is not first, per method.")
 @click.option(
@@ -109,6 +116,7 @@ def main(
     vector_weight: float,
     depth: int,
     min_words: int,
+    context: float,
     threads: int,
     misses: bool,
     session_weight: float,
@@ -132,7 +140,7 @@ def main(
         except SemanticUnavailableError as exc:
             raise click.ClickException(f"{exc} (or pass --lexical-only)") from exc
     settings = SemanticSettings(
-        vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads
+        vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads, context=context
     )
     with build_store() as store:
         ranking = Ranking(Bm25(session_weight=session_weight, form_weight=form_weight), keep_function_words)
@@ -141,7 +149,7 @@ def main(
     if embedder is not None:
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0
         console.print(f"embedded {out.embedded} events in {out.embed_seconds:.1f} s ({rate:.1f} passages/s, "
-                      f"{threads} thread(s)); settings vector_weight={vector_weight:g} depth={depth} min_words={min_words}")  # fmt: skip
+                      f"{threads} thread(s)); settings vector_weight={vector_weight:g} depth={depth} min_words={min_words} context={context:g}")  # fmt: skip
     for method, times in out.latency_ms.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]

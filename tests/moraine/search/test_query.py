@@ -1,4 +1,4 @@
-"""search_terms: a query's terms without English function words, unless nothing else is left."""
+"""search_terms: a query's terms without function words (English and a few other languages), unless nothing else is left."""
 
 from __future__ import annotations
 
@@ -15,6 +15,13 @@ def test_a_query_of_function_words_only_keeps_them() -> None:
     assert search_terms("to be or not to be") == ["to", "be", "or", "not"]
 
 
-def test_identifiers_and_other_languages_are_untouched() -> None:
+def test_identifiers_are_untouched() -> None:
     assert search_terms("parseConfigFile") == ["parseconfigfile", "parse", "config", "file"]
-    assert search_terms("Warum läuft das Backup nicht") == ["warum", "läuft", "das", "backup", "nicht"]
+
+
+def test_function_words_of_other_languages_are_dropped_but_english_words_spelled_alike_are_kept() -> None:
+    assert search_terms("correos de confirmación duplicados") == ["correos", "confirmación", "duplicados"]
+    assert search_terms("Warum läuft das Backup nicht mehr?") == ["läuft", "backup", "mehr"]
+    assert search_terms("der und das") == ["der", "und", "das"]  # nothing else: kept
+    assert search_terms("les e-mails partent en double") == ["e-mails", "e", "mails", "partent", "double"]
+    assert search_terms("die con mit com son comment") == ["die", "con", "mit", "com", "son", "comment"]

@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from handlers.search_sessions import search_data
+from moraine import ids
 from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate
 from moraine.store.reads.search import Bm25
 from tests.fixtures.relevance import store as relevance_fixtures
 from tests.fixtures.relevance.store import RelevanceStore
+from tools.relevance.labels import load_queries, resolve
 
 relevance_store = relevance_fixtures.relevance_store  # the session-wide fixture, used by name
 
@@ -93,3 +95,22 @@ def test_tool_evidence_searches_stay_lexical(relevance_store: RelevanceStore) ->
     finally:
         activate(None)
     assert hybrid == lexical and hybrid["results"]
+
+
+def test_a_message_is_weighed_with_its_neighbours_in_the_session(relevance_store: RelevanceStore) -> None:
+    """A partial memory of a migration: the answer's own wording is plain, the exchange around it is on topic."""
+    (query,) = [q for q in load_queries() if q.id == "m10"]
+    answer = resolve(relevance_store.store, [query])[query.id]
+
+    def first(context: float) -> tuple[int, int]:
+        activate(Hybrid(relevance_store.embedder, SemanticSettings(context=context)))
+        try:
+            hit = _search(relevance_store, query.query)["results"][0]
+        finally:
+            activate(None)
+        parsed = ids.parse_id(hit["id"])
+        assert isinstance(parsed, ids.EventId)
+        return parsed.key, parsed.seq
+
+    assert first(0.0) != answer
+    assert first(SemanticSettings().context) == answer
