@@ -58,18 +58,19 @@ def nearest(
     return out
 
 
-_NEIGHBOURHOOD = (
-    16  # seqs per bucket: a candidate's neighbours are looked for in its bucket and the two beside it
-)
+# Seqs per bucket: a candidate's neighbours are looked for in its bucket and the two beside it.
+_NEIGHBOURHOOD = 16
 
 
 def similarities_around(
     store: Store, vector: Sequence[float], refs: Sequence[tuple[int, int]]
 ) -> dict[int, list[tuple[int, float]]]:
     """Return, per session, (seq, cosine similarity) of the stored vectors at and around ``refs`` (session key,
-    seq), ordered by seq: every vector within 16 to 31 seqs of a ref (its bucket of 16 and the buckets beside it).
+    seq), ordered by seq: every vector in a ref's bucket of 16 seqs and the two beside it (so at least 16 seqs
+    either side of it).
 
-    The condition is a set lookup on the sort key, so only the granules holding the refs are read.
+    The condition is a set lookup on the sort key, so only the granules holding the refs are read; a granule holds
+    8,192 vectors, so scattered refs touch most of a small table (the cost is in the README).
     """
     if not refs:
         return {}
