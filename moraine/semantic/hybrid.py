@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextvars
 import re
 from concurrent.futures import Future, ThreadPoolExecutor
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from moraine.semantic.context import in_context
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.fusion import Candidate, fuse
 from moraine.semantic.vectorizer import VECTOR_TYPES
-from moraine.semantic.vectors import nearest, similarities_around
+from moraine.semantic.vectors import NEIGHBOURHOOD, buckets_around, nearest, similarities_in
 from moraine.store.client import Store
 from moraine.store.reads.search import SearchQuery
 
@@ -117,59 +117,71 @@ class Fuser:
         self.hybrid = hybrid
         self.query_text = query_text
         self.depth = hybrid.settings.depth
-        self._vector_side: Future[tuple[list[float], list[tuple[int, int, float]]]] | None = None
+        self._vector_side: Future[_VectorSide] | None = None
 
     def prefetch(self, store: Store, query: SearchQuery) -> None:
-        """Start the vector side now (embed the query, then its nearest vectors) so that it runs while BM25 does.
+        """Start the vector side now (embed the query, its nearest vectors, their neighbourhoods) so that it runs
+        while BM25 does.
 
         The job runs in this call's context, so its queries carry the call's cancellation tag.
         """
         context = contextvars.copy_context()
         self._vector_side = _EMBEDDING.submit(context.run, self._vector_candidates, store, query)
 
-    def _vector_candidates(
-        self, store: Store, query: SearchQuery
-    ) -> tuple[list[float], list[tuple[int, int, float]]]:
-        """Return the query's vector and its nearest (session key, seq, similarity)."""
+    def _vector_candidates(self, store: Store, query: SearchQuery) -> _VectorSide:
         # A project-only server's scope applies to vectors too.
         extra = floor_condition(store, query.floor) if query.floor is not None else None
         vector = self.hybrid.embedder.query(self.query_text)
-        return vector, nearest(
+        found = nearest(
             store, vector,
             types=[t for t in query.types if t in VECTOR_TYPES], limit=self.depth,
             harness=query.harness, source=query.source, session_key=query.session_key, turn_seq=query.turn_seq,
             extra=extra,
         )  # fmt: skip
+        side = _VectorSide(vector, found)
+        if self.hybrid.settings.context > 0:
+            side.read_around(store, [(key, seq) for key, seq, _ in found])
+        return side
 
     def __call__(
         self, store: Store, query: SearchQuery, lexical: list[tuple[int, int, float]]
     ) -> list[tuple[int, int, float]]:
         """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
-        side, self._vector_side = self._vector_side, None
-        query_vector, vector = side.result() if side is not None else self._vector_candidates(store, query)
+        future, self._vector_side = self._vector_side, None
+        side = future.result() if future is not None else self._vector_candidates(store, query)
         kinds = _types_of(store, lexical) if set(query.types) - set(VECTOR_TYPES) else {}
         candidates = [
             Candidate(key, seq, score, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
             for key, seq, score in lexical
         ]
+        vector = side.nearest
         if self.hybrid.settings.context > 0:
-            vector = self._in_context(store, query_vector, vector, candidates)
+            # Over the nearest vectors and the vectorized lexical candidates (whose neighbourhoods are read now).
+            refs = {(key, seq) for key, seq, _ in vector} | {
+                (c.key, c.seq) for c in candidates if c.vectorized
+            }
+            side.read_around(store, refs)
+            scored = in_context(refs, side.similarities, self.hybrid.settings.context, NEIGHBOURHOOD)
+            ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[: self.depth]
+            vector = [(key, seq, round(sim, 6)) for (key, seq), sim in ranked]
         return fuse(candidates, vector, query.limit + 1, self.hybrid.settings.vector_weight)
 
-    def _in_context(
-        self,
-        store: Store,
-        query_vector: list[float],
-        vector: list[tuple[int, int, float]],
-        candidates: list[Candidate],
-    ) -> list[tuple[int, int, float]]:
-        """Re-rank the vector side by similarity in context (``moraine.semantic.context``), over the nearest
-        vectors and the vectorized lexical candidates; return the ``depth`` best."""
-        refs = {(key, seq) for key, seq, _ in vector} | {(c.key, c.seq) for c in candidates if c.vectorized}
-        around = similarities_around(store, query_vector, sorted(refs))
-        scored = in_context(refs, around, self.hybrid.settings.context)
-        ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[: self.depth]
-        return [(key, seq, round(sim, 6)) for (key, seq), sim in ranked]
+
+class _VectorSide:
+    """The query's vector, its nearest (session key, seq, similarity), and the similarities read around refs."""
+
+    def __init__(self, vector: list[float], nearest: list[tuple[int, int, float]]) -> None:
+        self.vector = vector
+        self.nearest = nearest
+        self.similarities: dict[tuple[int, int], float] = {}
+        self._buckets: set[tuple[int, int]] = set()
+
+    def read_around(self, store: Store, refs: Iterable[tuple[int, int]]) -> None:
+        """Read the similarities of the vectors around ``refs`` (only the neighbourhoods not read yet)."""
+        missing = buckets_around(refs) - self._buckets
+        if missing:
+            self.similarities.update(similarities_in(store, self.vector, missing))
+            self._buckets |= missing
 
 
 def _types_of(store: Store, refs: Sequence[tuple[int, int, float]]) -> dict[tuple[int, int], str]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from moraine.semantic.vectorizer import VECTOR_TYPES
 from moraine.store.client import Store
 
-__all__ = ["nearest", "similarities_around"]
+__all__ = ["NEIGHBOURHOOD", "buckets_around", "nearest", "similarities_in"]
 
 
 def nearest(
@@ -59,39 +59,37 @@ def nearest(
 
 
 # Seqs per bucket: a candidate's neighbours are looked for in its bucket and the two beside it.
-_NEIGHBOURHOOD = 16
+NEIGHBOURHOOD = 16
 
 
-def similarities_around(
-    store: Store, vector: Sequence[float], refs: Sequence[tuple[int, int]]
-) -> dict[int, list[tuple[int, float]]]:
-    """Return, per session, (seq, cosine similarity) of the stored vectors at and around ``refs`` (session key,
-    seq), ordered by seq: every vector in a ref's bucket of 16 seqs and the two beside it (so at least 16 seqs
-    either side of it).
+def buckets_around(refs: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Return the (session key, bucket) pairs that hold each ref's neighbourhood: its bucket of ``NEIGHBOURHOOD``
+    seqs and the two beside it (so at least 16 seqs either side of it)."""
+    return {
+        (key, seq // NEIGHBOURHOOD + d)
+        for key, seq in refs
+        for d in (-1, 0, 1)
+        if seq // NEIGHBOURHOOD + d >= 0
+    }
 
-    The condition is a set lookup on the sort key, so only the granules holding the refs are read; a granule holds
-    8,192 vectors, so scattered refs touch most of a small table (the cost is in the README).
+
+def similarities_in(
+    store: Store, vector: Sequence[float], buckets: Iterable[tuple[int, int]]
+) -> dict[tuple[int, int], float]:
+    """Return the cosine similarity of every stored vector in ``buckets`` (see ``buckets_around``), by (session
+    key, seq).
+
+    The condition is a set lookup on the sort key, so only the granules holding the buckets are read; a granule
+    holds 8,192 vectors, so scattered buckets touch most of a small table (the cost is in the README).
     """
-    if not refs:
+    wanted = sorted(buckets)
+    if not wanted:
         return {}
-    buckets = sorted(
-        {
-            (key, seq // _NEIGHBOURHOOD + d)
-            for key, seq in refs
-            for d in (-1, 0, 1)
-            if seq // _NEIGHBOURHOOD + d >= 0
-        }
-    )
     rows = store.query(
         "SELECT session_key, seq, cosineDistance(vector, {q:Array(Float32)}) AS distance "
         f"FROM {store.table('vectors')} "
-        "WHERE (session_key, intDiv(seq, {size:UInt32})) IN {buckets:Array(Tuple(UInt64, UInt32))} "
-        "ORDER BY session_key, seq",
-        {"q": list(vector), "size": _NEIGHBOURHOOD, "buckets": buckets},
+        "WHERE (session_key, intDiv(seq, {size:UInt32})) IN {buckets:Array(Tuple(UInt64, UInt32))}",
+        {"q": list(vector), "size": NEIGHBOURHOOD, "buckets": wanted},
     )
-    out: dict[int, list[tuple[int, float]]] = {}
-    for key, seq, distance in rows:
-        around = out.setdefault(int(key), [])
-        if not around or around[-1][0] != int(seq):  # a vector written twice until the merge drops one
-            around.append((int(seq), round(1.0 - float(distance), 6)))
-    return out
+    # A vector written twice (until the merge drops one) has the same similarity both times.
+    return {(int(key), int(seq)): round(1.0 - float(distance), 6) for key, seq, distance in rows}
