@@ -42,6 +42,9 @@ __all__ = [
     "settings_from",
 ]
 
+# Lexical candidates whose similarity in context is read (the rest keep only their lexical score on the vector side
+# unless they are among the nearest): on LoCoMo's dev half 10 gave MRR 0.852 against 0.853 for all 51.
+_CONTEXT_LEXICAL = 10
 _EMBEDDING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="moraine-query-embed")
 _WORD = re.compile(r"^[^\W\d_]+$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -156,11 +159,11 @@ class Fuser:
         ]
         vector = side.nearest
         if self.hybrid.settings.context > 0:
-            # Over the nearest vectors and the vectorized lexical candidates (whose neighbourhoods are read now).
-            refs = {(key, seq) for key, seq, _ in vector} | {
-                (c.key, c.seq) for c in candidates if c.vectorized
-            }
-            side.read_around(store, refs)
+            # Over the nearest vectors (their neighbourhoods were read beside BM25) and the best vectorized lexical
+            # candidates (theirs are read now, after BM25: few, since each read costs granules of vectors).
+            best_lexical = [(c.key, c.seq) for c in candidates if c.vectorized][:_CONTEXT_LEXICAL]
+            refs = {(key, seq) for key, seq, _ in vector} | set(best_lexical)
+            side.read_around(store, best_lexical)
             scored = in_context(refs, side.similarities, self.hybrid.settings.context, NEIGHBOURHOOD)
             ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[: self.depth]
             vector = [(key, seq, round(sim, 6)) for (key, seq), sim in ranked]
