@@ -2,24 +2,8 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-
-import pytest
-
 from moraine.store.client import Store
 from tools.bench.settle import wait_for_merges
-
-
-@pytest.fixture
-def store(store_dsn: str) -> Iterator[Store]:
-    database = f"settle_{uuid.uuid4().hex[:12]}"
-    store = Store.open(store_dsn, database=database)
-    try:
-        yield store
-    finally:
-        store.command(f"DROP DATABASE IF EXISTS {database}")
-        store.close()
 
 
 def test_an_unfinished_mutation_keeps_the_store_unsettled(store: Store) -> None:
