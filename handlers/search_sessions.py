@@ -14,6 +14,7 @@ from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
 from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.search.query import search_forms, search_terms
+from moraine.search.tokenize import query_terms
 from moraine.search.timecue import time_cue
 from moraine.semantic.hybrid import fuser_for
 from moraine.store.client import Store
@@ -84,6 +85,7 @@ def search_data(
     search_query = SearchQuery(
         terms=tuple(terms),
         forms=tuple(search_forms(terms)),
+        every_term=tuple(query_terms(query)),
         period=time_cue(query),
         types=tuple(event_types),
         limit=n_hits,

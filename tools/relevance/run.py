@@ -99,6 +99,7 @@ def _lexical(
         SearchQuery(
             terms=tuple(terms),
             forms=tuple(search_forms(terms)),
+            every_term=tuple(query_terms(q.query)),
             period=time_cue(q.query),
             types=q.event_types,
             limit=CUTOFF,

@@ -19,6 +19,9 @@ further terms whose idf is scaled by ``form_weight``, so "hiking" finds "hiked" 
 form found in more than ``form_max_share`` of the events (and more than 1,000) is left out: its postings cost the
 most and its idf tells least.
 
+Function words: ``SearchQuery.terms`` come without them (``moraine.search.query``); when those find nothing and no
+fusion runs, the search is ranked by ``every_term`` instead, the query's words with its function words.
+
 Dates: a calendar date the query names (``SearchQuery.period``, see ``moraine.search.timecue``) multiplies the
 scores of the candidates from that date by ``1 + time_weight``, after any fusion.
 """
@@ -74,6 +77,8 @@ class SearchQuery:
     floor: ProjectFloor | None = None  # a project-only server's scope
     forms: tuple[str, ...] = ()  # other forms of the terms, ranked at Bm25.form_weight
     period: Period | None = None  # the date the query names, lifted at Bm25.time_weight
+    # The query's terms with its function words: ranked instead when ``terms`` find nothing (lexical ranking only).
+    every_term: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +326,11 @@ def search(
     pool = query if period is None else replace(query, limit=max(query.limit, bm25.session_depth))
     if fuse is None:
         ranked = _ranked(store, pool, bm25)
+        if not ranked and len(query.every_term) > len(query.terms):
+            # Only function words were left out and nothing else matched ("correos de confirmación duplicados"
+            # against a French message): the little words that remain are better than no answer at all.
+            query = replace(query, terms=query.every_term, forms=())
+            ranked = _ranked(store, replace(pool, terms=query.terms, forms=()), bm25)
     else:
         ranked = fuse(store, pool, _ranked(store, replace(pool, limit=max(pool.limit, fuse_depth)), bm25))
     if period is not None:
