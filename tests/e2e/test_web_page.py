@@ -14,6 +14,7 @@ checks that none of them was more than one compact page. Screenshots go to ``art
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -461,6 +462,8 @@ def test_a_harness_session_id_in_the_id_box_opens_its_session_with_the_resume_co
     page.goto(served.base + "/")
     page.locator("#goto-id").fill(uuid)
     page.keyboard.press("Enter")
+    # The view is idle before the ID box's navigation starts too: wait for where it ends (the session's view).
+    expect(page).to_have_url(re.compile(r"#/session/session:ses_"))
     _settled(page)
     session = served.received[-1]["envelope"]["data"]["session"]
     assert session["native_id"] == uuid and session["id"].startswith("session:ses_")
