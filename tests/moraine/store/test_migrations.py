@@ -1,11 +1,13 @@
 """Migrations on a store that already holds data: the point-lookup layout (008) keeps every row of the three
-tables it rebuilds and leaves them with small granules in Compact parts."""
+tables it rebuilds and leaves them with small granules in Compact parts; the vector granules (010) keep every vector
+and the nearest-neighbour search over them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 
+from moraine.semantic.vectors import nearest
 from moraine.store.client import Store
 from moraine.store.reads.search import session_lengths_sql
 from moraine.store.recovery import delete_stream_tail
@@ -89,3 +91,49 @@ def test_session_lengths_come_from_the_projection_and_survive_a_recovery_delete(
     after = _session_lengths(store, keys)
     assert after != lengths
     assert after == _session_lengths(store, keys, projections=False)
+
+
+def _vector(i: int) -> list[float]:
+    """Along axis i, a little off it toward the next one (distinct for i < 383: easy nearest answers)."""
+    vector = [0.0] * 384
+    vector[i], vector[i + 1] = 1.0, 0.25
+    return vector
+
+
+def test_vector_granules_keep_every_vector_and_the_nearest_search(store: Store, store_dsn: str) -> None:
+    vectors = store.table("vectors")
+    # Put the table back where 009 left it: default granularity, the HNSW index built, 010 not recorded.
+    old = _ddl(store, "vectors").split("SETTINGS", 1)[0]
+    store.command(f"DROP TABLE {vectors}")
+    store.command(old)
+    assert "index_granularity = 8192" in _ddl(store, "vectors")
+    rows = [
+        [7, i, i // 4, "user_input", "codex", "codex", None, "m", _vector(i), 3, i * 100] for i in range(380)
+    ]
+    columns = ["session_key", "seq", "turn_seq", "type", "harness", "source", "timestamp", "model", "vector",
+               "stream_id", "source_offset"]  # fmt: skip
+    store.insert("vectors", rows, columns)
+    before = _rows(store, "vectors")
+    assert len(before) == 380
+    store.command(f"DELETE FROM {store.table('schema_migrations')} WHERE version = 10")
+
+    reopened = Store.open(store_dsn, database=store.database)
+    try:
+        ddl = _ddl(reopened, "vectors")
+        assert "index_granularity = 256" in ddl
+        assert "INDEX by_similarity vector TYPE vector_similarity('hnsw', 'cosineDistance', 384)" in ddl
+        assert _rows(reopened, "vectors") == before
+        # The copy skipped the index; the migration left its rebuild to a background mutation.
+        mutations = reopened.query(
+            "SELECT command FROM system.mutations WHERE database = {db:String} AND table = 'vectors'",
+            {"db": store.database},
+        )
+        assert any("MATERIALIZE INDEX by_similarity" in str(row[0]) for row in mutations)
+        found = nearest(reopened, _vector(123), types=["user_input", "assistant_response"], limit=3)
+        assert [(key, seq) for key, seq, _ in found][:1] == [(7, 123)]
+        assert found[0][2] > 0.99
+        tables = {str(row[0]) for row in reopened.query(f"SHOW TABLES FROM {store.database}")}
+        assert "vectors_rebuild" not in tables
+        assert reopened.migrate() == []
+    finally:
+        reopened.close()
