@@ -10,8 +10,10 @@ import logging
 import threading
 
 from moraine.config import Config
+from moraine.in_flight import stand_aside
 from moraine.semantic.embedder import SemanticUnavailableError, load_embedder, model_installed
 from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate, settings_from
+from moraine.semantic.passage_process import PassageProcess
 from moraine.semantic.vectorizer import BackgroundVectorizer
 from moraine.store.client import Store
 
@@ -47,14 +49,14 @@ class SemanticService:
     def _run(self) -> None:
         try:
             query_model = load_embedder(self.settings.threads)
-            passage_model = load_embedder(
-                self.settings.threads
-            )  # its own engine: queries never wait for a batch
+            # Its own process: queries never wait for a batch, and tool calls pause it (moraine.in_flight).
+            passage_model = PassageProcess(self.settings.threads)
         except SemanticUnavailableError as exc:
             self.failed = str(exc)
             logger.warning("semantic recall off: %s", exc)
             return
         store = Store(self.config.store_dsn, self.config.database, limits=self.config.store_limits)
+        release = stand_aside(passage_model)
         try:
             self.vectorizer = BackgroundVectorizer(store, passage_model)
             if self._stop.is_set():
@@ -71,6 +73,8 @@ class SemanticService:
             )
             self.vectorizer.run()
         finally:
+            release()
+            passage_model.close()
             store.close()
 
 

@@ -16,6 +16,7 @@ from generated.tools import ERROR_VALIDATOR, TOOLS
 from generated.validators import VALIDATORS, JsonSchemaValueException
 from handlers import Deps, HandlerEntry
 from moraine.errors import MoraineError, RequestError
+from moraine.in_flight import running_call
 from moraine.scope.floor import ProjectFloor
 from moraine.server.envelope import error_envelope, success_envelope
 from moraine.server.failures import ErrorBody, error_body
@@ -100,7 +101,8 @@ class ToolService:
     def _answer(self, tool: str, checked: CheckedRequest, started: float, deps: Deps) -> ToolReply:
         entry = self.handlers[tool]
         try:
-            outcome = entry.handle(checked.model, deps)
+            with running_call():  # background work (the vectorizer's embedder) stands aside meanwhile
+                outcome = entry.handle(checked.model, deps)
             data = outcome.data.model_dump(mode="json", by_alias=True, exclude_unset=True)
         except MoraineError as exc:
             return self._error(tool, checked.canonical, error_body(exc, tool), [], started)

@@ -26,7 +26,9 @@ def test_a_query_whose_content_words_find_nothing_is_searched_with_its_function_
     assert any("partent en double" in text for text in found)
 
 
-def test_function_words_are_left_out_while_the_other_words_find_something(relevance_store: RelevanceStore) -> None:
+def test_function_words_are_left_out_while_the_other_words_find_something(
+    relevance_store: RelevanceStore,
+) -> None:
     # "de" is in many messages; "backup" alone decides, so every hit holds it.
     found = _snippets(relevance_store, "backup de la base")
     assert found and all("backup" in text.lower() or "base" in text.lower() for text in found)

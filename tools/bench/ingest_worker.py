@@ -2,8 +2,8 @@
 
 Run as ``python -m tools.bench.ingest_worker`` with MORAINE_HOME / MORAINE_CONFIG set (see tools.bench.home). It
 is a separate process so that its peak RSS is the ingest's alone and the store's lock is released when it exits.
-With ``MORAINE_BENCH_EMBED_THREADS=N`` the daemon's background vectorizer (N embedder threads, lowest CPU priority)
-runs in the same process for the whole pass, as it does in ``moraine serve``.
+With ``MORAINE_BENCH_EMBED_THREADS=N`` the daemon's background vectorizer (N embedder threads in a process of its
+own, lowest CPU priority) runs for the whole pass, as it does in ``moraine serve``.
 """
 
 from __future__ import annotations
@@ -22,22 +22,22 @@ from moraine.ingest.pipeline import ingest_once
 from moraine.store.client import Store
 
 if TYPE_CHECKING:  # the semantic modules load only when the embedder runs
+    from moraine.semantic.passage_process import PassageProcess
     from moraine.semantic.vectorizer import BackgroundVectorizer
 
 EMBED_THREADS = "MORAINE_BENCH_EMBED_THREADS"
 
 
-def _start_vectorizer(config: Config, threads: int) -> BackgroundVectorizer:
-    from moraine.semantic.embedder import load_embedder
+def _start_vectorizer(config: Config, threads: int) -> tuple[BackgroundVectorizer, PassageProcess]:
+    from moraine.semantic.passage_process import PassageProcess
     from moraine.semantic.vectorizer import BackgroundVectorizer
 
+    passages = PassageProcess(threads)
     vectorizer = BackgroundVectorizer(
-        Store(config.store_dsn, config.database, limits=config.store_limits),
-        load_embedder(threads),
-        poll_seconds=0.5,
+        Store(config.store_dsn, config.database, limits=config.store_limits), passages, poll_seconds=0.5
     )
     vectorizer.start()
-    return vectorizer
+    return vectorizer, passages
 
 
 # Tables whose rows depend only on the corpus (no versions or wall-clock times): equal checksums = identical output.
@@ -56,8 +56,9 @@ def table_checksums(store: Store) -> dict[str, str]:
     return out
 
 
-def _watch_children(stop: threading.Event, peaks: dict[int, int]) -> None:
-    """Record each child process's VmHWM (KiB) every second until ``stop`` (a /proc scan costs a few ms).
+def _watch_children(stop: threading.Event, peaks: dict[int, int], skip: set[int]) -> None:
+    """Record each child process's VmHWM (KiB) every second until ``stop`` (a /proc scan costs a few ms), but
+    those in ``skip`` (the embedder's process is no ingest worker).
 
     The rusage of a reaped child would count the parent's pages it shared between fork and exec; VmHWM belongs to
     the memory image the worker itself runs in.
@@ -65,7 +66,7 @@ def _watch_children(stop: threading.Event, peaks: dict[int, int]) -> None:
     me = str(os.getpid())
     while not stop.wait(1.0):
         for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
+            if not entry.name.isdigit() or int(entry.name) in skip:
                 continue
             try:
                 if (entry / "stat").read_text().rsplit(")", 1)[1].split()[1] != me:
@@ -83,12 +84,13 @@ def main() -> int:
     started = time.perf_counter()
     store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
     threads = int(os.environ.get(EMBED_THREADS, "0"))
-    vectorizer = _start_vectorizer(config, threads) if threads else None
+    vectorizer, passages = _start_vectorizer(config, threads) if threads else (None, None)
     opened = time.perf_counter()
     thread_cpu = time.thread_time()
     peaks: dict[int, int] = {}
     watching = threading.Event()
-    watcher = threading.Thread(target=_watch_children, args=(watching, peaks), daemon=True)
+    skip = {passages.pid} if passages is not None else set()
+    watcher = threading.Thread(target=_watch_children, args=(watching, peaks, skip), daemon=True)
     if config.workers:
         watcher.start()
     summary = ingest_once(store, config, sources=[s.name for s in config.sources if s.enabled])
@@ -104,6 +106,8 @@ def main() -> int:
     store.close()
     own = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)  # the ingest workers, reaped when the pass ended
+    if passages is not None:
+        passages.close()  # after the workers' figure, which it is not part of (the whole tree's CPU is)
     result = {
         "files": summary.files,
         "sessions": summary.sessions,

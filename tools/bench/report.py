@@ -231,7 +231,7 @@ def _print_semantic(run: SemanticRun, console: Console) -> None:
     if run.ingest is not None:
         i = run.ingest
         console.print(
-            f"ingest with the embedder running ({run.threads} thread(s), lowest CPU priority): "
+            f"ingest with the embedder running ({run.threads} thread(s), own process, lowest CPU priority): "
             f"{i.events_per_second:,.0f} events/s, {i.cpu_seconds:.0f} CPU s, peak RSS {i.peak_rss_mb:,.0f} MB, "
             f"{i.embedded or 0:,} passages embedded during the pass"
         )

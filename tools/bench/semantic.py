@@ -13,8 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from moraine.in_flight import stand_aside
 from moraine.semantic.embedder import load_embedder
 from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate
+from moraine.semantic.passage_process import PassageProcess
 from moraine.semantic.vectorizer import VECTOR_TYPES, BackgroundVectorizer
 from moraine.store.client import Store
 from tools.bench.cases import Case
@@ -93,17 +95,19 @@ def run_hybrid_busy(
     store: Store, client: ToolClient, cases: list[Case], repeat: int, threads: int
 ) -> tuple[list[CaseResult], int]:
     """Time the search cases while a background vectorizer embeds the store's backlog, as a daemon does after a
-    first backfill (its own model and store connection, lowest CPU priority); return them and the passages it
-    stored meanwhile."""
-    vectorizer = BackgroundVectorizer(
-        Store(store.dsn, store.database, limits=store.limits), load_embedder(threads)
-    )
+    first backfill (its own store connection, its model in a process of its own that tool calls pause); return
+    them and the passages it stored meanwhile."""
+    passages = PassageProcess(threads)
+    release = stand_aside(passages)
+    vectorizer = BackgroundVectorizer(Store(store.dsn, store.database, limits=store.limits), passages)
     vectorizer.start()
     try:
         results, _ = run_hybrid(client, cases, repeat, threads)
     finally:
+        release()
         vectorizer.shutdown()  # lets the batch in flight finish, so it is counted
         vectorizer.store.close()
+        passages.close()
     return results, vectorizer.embedded
 
 
