@@ -79,8 +79,8 @@ def similarities_in(
     """Return the cosine similarity of every stored vector in ``buckets`` (see ``buckets_around``), by (session
     key, seq).
 
-    The condition is a set lookup on the sort key, so only the granules holding the buckets are read; a granule
-    holds 8,192 vectors, so scattered buckets touch most of a small table (the cost is in the README).
+    The condition is a set lookup on the sort key, so only the granules holding the buckets are read (256 vectors
+    each since migration 010; the cost is in the README).
     """
     wanted = sorted(buckets)
     if not wanted:

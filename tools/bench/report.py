@@ -242,7 +242,8 @@ def _print_semantic(run: SemanticRun, console: Console) -> None:
     if run.busy:
         console.print(
             f"'embedder busy' columns: the same calls while the background vectorizer embedded its backlog "
-            f"({run.busy_embedded:,} passages stored meanwhile, before the synthetic fill)"
+            f"over the same full table ({run.busy_embedded:,} real passages stored meanwhile; the embedder's process is "
+            "stopped while a call runs)"
         )
     table = Table(title="search_sessions with hybrid ranking on (ms)")
     heads = ("case", "went hybrid", "warm p50", "warm p95", "warm p99", "CPU/call", "errors")

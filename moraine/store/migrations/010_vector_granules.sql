@@ -1,7 +1,8 @@
 -- Hybrid ranking reads vectors by key: a message's neighbours (moraine/semantic/vectors.py, similarities_in) and the
--- rows the HNSW index points at. At the default granularity a granule holds ~8,000 vectors (6 MB), so each read
--- decoded whole granules; with 256-row granules, measured on a settled 1,000,000-record store (189,311 vectors,
--- 3-term global hybrid search): the neighbourhood read 17.2 -> 6.7 ms, the nearest-neighbour read 23.6 -> 17.7 ms.
+-- rows the HNSW index points at. At the default granularity a granule holds up to 8,192 vectors (6 MB), so each read
+-- decoded whole granules; with 256-row granules, measured on a 1,000,000-record store (189,311 vectors, 3-term
+-- global hybrid searches, old and new table alternating): the neighbourhood read 19.5 -> 7.3 ms p50, the search p95
+-- 120-131 -> 103-108 ms. (The HNSW search itself costs by the number of parts, not by their granularity.)
 -- MergeTree cannot change granularity in place, so the table is copied and swapped atomically (re-running after a
 -- crash starts the copy again). The copy skips the HNSW index, which would hold the migration for minutes on a large
 -- table (~3 CPU-s per 1,000 vectors); it is rebuilt afterwards by a background mutation, and until then
