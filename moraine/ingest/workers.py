@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from moraine.child_env import child_env
 from moraine.errors import IngestWorkerError
 from moraine.ingest.chunk import Chunk
 from moraine.ingest.frames import read_raw, write_frame
@@ -71,9 +72,6 @@ class WorkerPool:
 
     def _start(self, redact: bool) -> _Worker:
         read_end, write_end = os.pipe()
-        env = dict(os.environ)
-        # The same modules as this process (a test's adapter, a source checkout), whatever the working directory.
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
         command = [sys.executable, "-m", "moraine.ingest.worker", str(read_end)]
         try:
             process = subprocess.Popen(
@@ -81,7 +79,7 @@ class WorkerPool:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 pass_fds=(read_end,),
-                env=env,
+                env=child_env(),
             )
         except OSError as exc:
             os.close(write_end)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
+from moraine.child_env import child_env
 from moraine.semantic.embedder import MODEL_NAME, SemanticUnavailableError, load_embedder
 
 __all__ = ["PassageProcess", "main"]
@@ -43,8 +44,6 @@ class PassageProcess:
 
     def __init__(self, threads: int = 1) -> None:
         ours, theirs = socket.socketpair()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
         command = [
             sys.executable,
             "-m",
@@ -53,7 +52,7 @@ class PassageProcess:
             str(threads),
         ]
         try:
-            self._process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), env=env)
+            self._process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), env=child_env())
         except OSError as exc:
             ours.close()
             raise SemanticUnavailableError(f"cannot start the embedder process: {exc}") from exc
