@@ -100,16 +100,21 @@ class PassageProcess:
             return vectors
 
     def pause(self) -> None:
-        """Stop the child where it is (its work continues on ``resume``)."""
-        self._signal(signal.SIGSTOP, True)
+        """Stop the child where it is and return once it has stopped (its work continues on ``resume``)."""
+        if self._signal(signal.SIGSTOP, True):
+            # The signal is delivered asynchronously; wait for the stop (or an exit) without reaping the child.
+            os.waitid(os.P_PID, self._process.pid, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
 
     def resume(self) -> None:
         self._signal(signal.SIGCONT, False)
 
-    def _signal(self, which: signal.Signals, paused: bool) -> None:
-        if _PAUSABLE and self._process.poll() is None and self._paused != paused:
-            os.kill(self._process.pid, which)
-            self._paused = paused
+    def _signal(self, which: signal.Signals, paused: bool) -> bool:
+        """Send ``which`` unless the child is already in that state or gone; return whether it was sent."""
+        if not (_PAUSABLE and self._process.poll() is None and self._paused != paused):
+            return False
+        os.kill(self._process.pid, which)
+        self._paused = paused
+        return True
 
     def close(self) -> None:
         """End the child (continued first if paused, so it can exit; killed if it does not)."""
