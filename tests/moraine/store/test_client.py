@@ -14,6 +14,15 @@ def test_statements_are_interpreted_not_jit_compiled(store: Store) -> None:
     assert [bool(value) for value in rows[0]] == [False, False, False]
 
 
+def test_an_embedded_store_reads_on_one_thread_a_server_on_its_own_default(store: Store) -> None:
+    # A call runs its reads at once on separate connections; in-process, each read's own threads only competed.
+    value, changed = store.query("SELECT value, changed FROM system.settings WHERE name = 'max_threads'")[0]
+    if store.dsn.startswith("chdb:"):
+        assert (str(value), int(changed)) == ("1", 1)
+    else:
+        assert int(changed) == 0  # not set by us: the server's own default applies
+
+
 def test_write_generation_moves_after_every_write_through_any_store_of_the_database(store: Store) -> None:
     if not store.dsn.startswith("chdb:"):
         assert store.write_generation is None  # a server may have writers this process never sees
