@@ -99,10 +99,11 @@ class Store:
             raise ValueError(f"database name {database!r} is not a plain identifier")
         self.dsn = dsn
         self.database = database
+        self.embedded = dsn.startswith("chdb://")  # chDB in this process, not a ClickHouse server
         self.limits = limits or StatementLimits()
         self._lock = threading.Lock()
         self._settings: dict[str, Any] = dict(_QUERY_SETTINGS)
-        if dsn.startswith("chdb://"):
+        if self.embedded:
             self._settings.update(_EMBEDDED_READ_SETTINGS)
         self._pool = threading.Condition()
         self._idle: list[Client] = [self._connect()]
@@ -150,7 +151,7 @@ class Store:
         kept for as long as the number stays the same. It moves after a write returns (or fails), so a result
         computed while a write ran is kept under the number from before that write and is not reused after it.
         """
-        return _WRITES.get((self.dsn, self.database), 0) if self.dsn.startswith("chdb:") else None
+        return _WRITES.get((self.dsn, self.database), 0) if self.embedded else None
 
     @contextmanager
     def _writing(self) -> Iterator[Client]:
