@@ -16,8 +16,11 @@ def _toml_string(value: str) -> str:
     return json.dumps(value)  # a JSON string literal is a valid TOML basic string
 
 
-def write_config(home: Path, corpus: Path, manifest: dict[str, Any], workers: int = 0) -> Path:
-    """Write ``home/config.toml``: the store under ``home``, the corpus's sources on, every other source off."""
+def write_config(
+    home: Path, corpus: Path, manifest: dict[str, Any], workers: int = 0, newest: dict[str, Any] | None = None
+) -> Path:
+    """Write ``home/config.toml``: the store under ``home``, the corpus's sources on, every other source off;
+    and the source of a planted newest-first probe (``tools.bench.newest``) when given."""
     home.mkdir(parents=True, exist_ok=True)
     dsn = f"chdb://{home / 'store'}"
     lines = ["[store]", f"dsn = {_toml_string(dsn)}", 'database = "moraine"', ""]
@@ -33,6 +36,14 @@ def write_config(home: Path, corpus: Path, manifest: dict[str, Any], workers: in
             f"watch_root = {_toml_string(str(corpus / source['root']))}",
             'format = "jsonl"',
             "enabled = true",
+            "",
+        ]
+    if newest is not None:
+        lines += [
+            "[[sources]]",
+            f"name = {_toml_string(newest['source'])}",
+            'harness = "claude-code"',
+            f"glob = {_toml_string(newest['glob'])}",
             "",
         ]
     for source in default_sources():

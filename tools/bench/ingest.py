@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.bench.home import bench_env
-from tools.bench.ingest_worker import EMBED_THREADS
+from tools.bench.ingest_worker import EMBED_THREADS, LAUNCHED, NEWEST_WORD
 
 __all__ = ["IngestRun", "run_ingest"]
 
@@ -43,6 +43,9 @@ class IngestRun:
     own_peak_rss_mb: float | None = None  # the store-owning process alone (peak_rss_mb: the largest process)
     workers_peak_rss_mb: float | None = None  # the largest worker
     workers_cpu_seconds: float | None = None  # included in cpu_seconds
+    newest: dict[str, Any] | None = (
+        None  # the newest-first probe's finding (tools.bench.newest), when planted
+    )
 
     @property
     def events_per_second(self) -> float:
@@ -82,22 +85,29 @@ class IngestRun:
                 None if self.workers_cpu_seconds is None else round(self.workers_cpu_seconds, 1)
             ),
             "cpu_us_per_record": round(self.cpu_seconds * 1e6 / self.raw_events) if self.raw_events else None,
+            "newest": self.newest,
         }
 
 
-def run_ingest(home: Path, raw_events: int, raw_bytes: int, embed_threads: int = 0) -> IngestRun:
+def run_ingest(
+    home: Path, raw_events: int, raw_bytes: int, embed_threads: int = 0, newest_word: str | None = None
+) -> IngestRun:
     """Run ``tools.bench.ingest_worker`` under ``home`` and measure it (peak RSS via wait4's rusage).
 
     wait4's rusage covers the child and the descendants it reaped (its ingest workers): CPU is their sum, peak RSS
     the largest single process; the child reports its own peak and its largest worker's besides.
 
     ``embed_threads``: run the background vectorizer in the same process with that many threads (0: off).
+    ``newest_word``: the word of a planted newest-first probe (``tools.bench.newest``), polled during the pass.
     """
     command = [sys.executable, "-m", "tools.bench.ingest_worker"]
     env = bench_env(home)
     if embed_threads:
         env[EMBED_THREADS] = str(embed_threads)
+    if newest_word:
+        env[NEWEST_WORD] = newest_word
     log = home / "ingest.stderr.log"
+    env[LAUNCHED] = repr(time.time())
     started = time.perf_counter()
     with log.open("wb") as stderr:
         child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=stderr)
@@ -129,4 +139,5 @@ def run_ingest(home: Path, raw_events: int, raw_bytes: int, embed_threads: int =
         own_peak_rss_mb=result.get("own_peak_rss_mb"),
         workers_peak_rss_mb=result.get("workers_peak_rss_mb"),
         workers_cpu_seconds=result.get("workers_cpu_seconds"),
+        newest=result.get("newest"),
     )

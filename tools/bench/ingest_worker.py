@@ -3,7 +3,8 @@
 Run as ``python -m tools.bench.ingest_worker`` with MORAINE_HOME / MORAINE_CONFIG set (see tools.bench.home). It
 is a separate process so that its peak RSS is the ingest's alone and the store's lock is released when it exits.
 With ``MORAINE_BENCH_EMBED_THREADS=N`` the daemon's background vectorizer (N embedder threads in a process of its
-own, lowest CPU priority) runs for the whole pass, as it does in ``moraine serve``.
+own, lowest CPU priority) runs for the whole pass, as it does in ``moraine serve``. With
+``MORAINE_BENCH_NEWEST_WORD`` set, ``tools.bench.newest`` polls search_sessions for it during the pass.
 """
 
 from __future__ import annotations
@@ -19,13 +20,17 @@ from typing import TYPE_CHECKING
 
 from moraine.config import Config, load_config
 from moraine.ingest.pipeline import ingest_once
+from moraine.ingest.progress import PassProgress
 from moraine.store.client import Store
+from tools.bench.newest import NEWEST_SOURCE, NewestProbe
 
 if TYPE_CHECKING:  # the semantic modules load only when the embedder runs
     from moraine.semantic.passage_process import PassageProcess
     from moraine.semantic.vectorizer import BackgroundVectorizer
 
 EMBED_THREADS = "MORAINE_BENCH_EMBED_THREADS"
+NEWEST_WORD = "MORAINE_BENCH_NEWEST_WORD"  # the newest-first probe's word (tools.bench.newest)
+LAUNCHED = "MORAINE_BENCH_LAUNCHED"  # time.time() when the parent started this process
 
 
 def _start_vectorizer(config: Config, threads: int) -> tuple[BackgroundVectorizer, PassageProcess]:
@@ -45,12 +50,17 @@ CHECKSUM_TABLES = ("events", "postings", "touches")
 
 
 def table_checksums(store: Store) -> dict[str, str]:
-    """Return ``rows:hash`` per table, an order-independent hash of every row (sum of row hashes, mod 2**64)."""
+    """Return ``rows:hash`` per table, an order-independent hash of every row (sum of row hashes, mod 2**64).
+
+    The sessions of the newest-first probe's source are left out: the figures are the corpus's alone."""
     out = {}
+    probe = f"SELECT session_key FROM {store.table('sessions')} WHERE source = {{probe:String}}"
     for table in CHECKSUM_TABLES:
         # toString(tuple(*)): a NULL column would make cityHash64(*) NULL for the whole row
         rows, digest = store.query(
-            f"SELECT count(), sum(cityHash64(toString(tuple(*)))) FROM {store.table(table)}"
+            f"SELECT count(), sum(cityHash64(toString(tuple(*)))) FROM {store.table(table)} "
+            f"WHERE session_key NOT IN ({probe})",
+            {"probe": NEWEST_SOURCE},
         )[0]
         out[table] = f"{int(rows)}:{int(digest):016x}"
     return out
@@ -93,15 +103,21 @@ def main() -> int:
     watcher = threading.Thread(target=_watch_children, args=(watching, peaks, skip), daemon=True)
     if config.workers:
         watcher.start()
-    summary = ingest_once(store, config, sources=[s.name for s in config.sources if s.enabled])
+    progress = PassProgress()
+    word = os.environ.get(NEWEST_WORD)
+    probe = NewestProbe(store, word, float(os.environ[LAUNCHED]), progress) if word else None
+    summary = ingest_once(
+        store, config, sources=[s.name for s in config.sources if s.enabled], progress=progress.update
+    )
     thread_cpu = time.thread_time() - thread_cpu  # the pass's own thread: the Python work per record
     done = time.perf_counter()
+    newest = probe.finish() if probe is not None else None
     watching.set()
     if config.workers:
         watcher.join()
     if vectorizer is not None:
         vectorizer.shutdown()
-    events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]
+    events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]  # the probe's included
     checksums = table_checksums(store)
     store.close()
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -123,6 +139,7 @@ def main() -> int:
         "own_peak_rss_mb": own.ru_maxrss / 1024,  # Linux reports KiB
         "workers_peak_rss_mb": max(peaks.values()) / 1024 if peaks else None,  # the largest worker (VmHWM)
         "workers_cpu_seconds": workers.ru_utime + workers.ru_stime if summary.workers else None,
+        "newest": None if probe is None else newest or {"seconds": None},  # None seconds: never found
     }
     sys.stdout.write(json.dumps(result) + "\n")
     return 0

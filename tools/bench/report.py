@@ -171,6 +171,15 @@ def print_report(report: Report, console: Console | None = None) -> None:
             console.print(
                 "ingest checksums (rows:hash): " + ", ".join(f"{t} {v}" for t, v in i.checksums.items())
             )
+        if i.newest is not None:
+            n = i.newest
+            console.print(
+                "newest first: the session written just before the ingest started was never found by search"
+                if n["seconds"] is None
+                else f"newest first: the session written just before the ingest started was found by "
+                f"search_sessions {n['seconds']:.1f} s after the ingest process started, with "
+                f"{n['files_read']:,} of {n['files_total']:,} files read"
+            )
     if report.ingest is not None and not report.warm and report.watch is None:  # --ingest-only
         for note in report.notes:
             console.print(f"note: {note}")

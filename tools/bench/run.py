@@ -22,6 +22,7 @@ from tools.bench.client import ToolClient, open_client
 from tools.bench.home import bench_env, write_config
 from tools.bench.ingest import run_ingest
 from tools.bench.latency import run_cold, run_concurrent, run_warm
+from tools.bench.newest import plant_newest
 from tools.bench.machine import describe_machine
 from tools.bench.relevance import check_relevance
 from tools.bench.report import Report
@@ -107,10 +108,11 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
             "dir": str(root),
         }
         home = scratch / "home"
-        write_config(home, root, manifest, workers=options.workers)
+        newest = plant_newest(home)
+        write_config(home, root, manifest, workers=options.workers, newest=newest)
         console.print(f"ingesting into {home} ({options.workers} worker(s)) ...")
         t = time.perf_counter()
-        ingest = run_ingest(home, manifest["events"], manifest["bytes"])
+        ingest = run_ingest(home, manifest["events"], manifest["bytes"], newest_word=newest["word"])
         phases["ingest"] = time.perf_counter() - t
         if options.ingest_only:
             report = Report(machine=machine, corpus=corpus, client="none (--ingest-only)", phases=phases)

@@ -35,6 +35,13 @@ def _ingest(report: Json, key: str) -> float | None:
     return float(ingest[key]) if ingest else None
 
 
+def _newest(report: Json) -> float | None:
+    ingest = report.get("ingest") or {}
+    newest = ingest.get("newest") or {}
+    value = newest.get("seconds")
+    return float(value) if value is not None else None
+
+
 def _watch(report: Json) -> float | None:
     watch = report.get("watch") or {}
     value = watch.get("max_ms")
@@ -63,6 +70,7 @@ def _embedder_ingest_ratio(report: Json) -> float | None:
 TARGETS = (
     Target("full ingest throughput", "events/s", 25_000, True, lambda r: _ingest(r, "events_per_second")),
     Target("ingest peak RSS", "MB", 2_048, False, lambda r: _ingest(r, "peak_rss_mb")),
+    Target("newest session searchable after a first backfill starts (issue 19)", "s", 10, False, _newest),
     Target("new line searchable in watch mode (slowest probe)", "ms", 1_000, False, _watch),
     Target("search_sessions warm p95 (worst case)", "ms", 100, False, lambda r: _warm(r, "search")),
     Target("search speed-up over grep (worst class, p50)", "x", 20, True, _speedup),
