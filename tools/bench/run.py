@@ -126,9 +126,14 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
             )
             t = time.perf_counter()
             again = scratch / "home-embedder"
-            write_config(again, root, manifest, workers=options.workers)
+            newest = plant_newest(again)  # as in the first ingest, so both store the same events
+            write_config(again, root, manifest, workers=options.workers, newest=newest)
             report.semantic.ingest = run_ingest(
-                again, manifest["events"], manifest["bytes"], embed_threads=options.semantic_threads
+                again,
+                manifest["events"],
+                manifest["bytes"],
+                embed_threads=options.semantic_threads,
+                newest_word=newest["word"],
             )
             shutil.rmtree(again / "store", ignore_errors=True)
             phases["ingest with embedder"] = time.perf_counter() - t
