@@ -43,9 +43,8 @@ class IngestRun:
     own_peak_rss_mb: float | None = None  # the store-owning process alone (peak_rss_mb: the largest process)
     workers_peak_rss_mb: float | None = None  # the largest worker
     workers_cpu_seconds: float | None = None  # included in cpu_seconds
-    newest: dict[str, Any] | None = (
-        None  # the newest-first probe's finding (tools.bench.newest), when planted
-    )
+    # the newest-first probe's finding (tools.bench.newest), when one was planted
+    newest: dict[str, Any] | None = None
 
     @property
     def events_per_second(self) -> float:
