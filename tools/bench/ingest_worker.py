@@ -139,7 +139,7 @@ def main() -> int:
         "own_peak_rss_mb": own.ru_maxrss / 1024,  # Linux reports KiB
         "workers_peak_rss_mb": max(peaks.values()) / 1024 if peaks else None,  # the largest worker (VmHWM)
         "workers_cpu_seconds": workers.ru_utime + workers.ru_stime if summary.workers else None,
-        "newest": None if probe is None else newest or {"seconds": None},  # None seconds: never found
+        "newest": newest,
     }
     sys.stdout.write(json.dumps(result) + "\n")
     return 0

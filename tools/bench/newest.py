@@ -13,7 +13,6 @@ import json
 import threading
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +20,13 @@ from moraine.ingest.progress import PassProgress
 from moraine.store.client import Store
 from tools.bench.cases import search_args
 from tools.bench.client import ToolFailed, open_client
+from tools.corpus.trace import iso
 
 __all__ = ["NEWEST_SOURCE", "NewestProbe", "plant_newest"]
 
 Json = dict[str, Any]
 NEWEST_SOURCE = "bench-newest"
 _POLL_SECONDS = 0.1  # the probe's polling interval (a measurement's resolution, not synchronization)
-
-
-def _stamp(at: datetime) -> str:
-    return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z"
 
 
 def plant_newest(home: Path) -> Json:
@@ -40,7 +36,7 @@ def plant_newest(home: Path) -> Json:
     root = home / "newest"
     path = root / "-home-dev-src-newest" / f"{session}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    now = datetime.now(UTC)
+    now = int(time.time() * 1000)  # ms
     user = {
         "parentUuid": None,
         "isSidechain": False,
@@ -51,7 +47,7 @@ def plant_newest(home: Path) -> Json:
         "type": "user",
         "message": {"role": "user", "content": f"where did we leave the {word} migration?"},
         "uuid": str(uuid.uuid4()),
-        "timestamp": _stamp(now - timedelta(seconds=30)),
+        "timestamp": iso(now - 30_000),
     }
     assistant = {
         **user,
@@ -63,7 +59,7 @@ def plant_newest(home: Path) -> Json:
             "content": [{"type": "text", "text": f"The {word} migration stopped at step three."}],
         },
         "uuid": str(uuid.uuid4()),
-        "timestamp": _stamp(now),
+        "timestamp": iso(now),
     }
     path.write_text(json.dumps(user) + "\n" + json.dumps(assistant) + "\n", encoding="utf-8")
     return {"source": NEWEST_SOURCE, "glob": str(root / "**" / "*.jsonl"), "word": word, "session": session}
@@ -96,13 +92,12 @@ class NewestProbe:
                         "seconds": round(seconds, 2),
                         "files_read": where["files_done"],
                         "files_total": where["files_total"],
-                        "pass_finished": where["state"] == "done",
                     }
                     return
                 self._stop.wait(_POLL_SECONDS)
 
-    def finish(self) -> Json | None:
-        """Stop polling (the pass is over) and return the finding, or None when the word was never found."""
+    def finish(self) -> Json:
+        """Stop polling (the pass is over) and return the finding (``seconds`` None: the word was never found)."""
         self._stop.set()
         self._thread.join()
-        return self.result
+        return self.result or {"seconds": None}

@@ -20,7 +20,7 @@ from tools.bench.cache import NO_RESULT_CACHES, disable_result_caches, make_cold
 from tools.bench.cases import Case, build_cases
 from tools.bench.client import ToolClient, open_client
 from tools.bench.home import bench_env, write_config
-from tools.bench.ingest import run_ingest
+from tools.bench.ingest import IngestRun, run_ingest
 from tools.bench.latency import run_cold, run_concurrent, run_warm
 from tools.bench.newest import plant_newest
 from tools.bench.machine import describe_machine
@@ -89,6 +89,15 @@ def _baseline_queries(manifest: Json) -> dict[str, list[list[str]]]:
     }
 
 
+def _ingest(home: Path, root: Path, manifest: Json, workers: int, embed_threads: int = 0) -> IngestRun:
+    """Ingest the corpus into a fresh store under ``home``, with a newest-first probe planted beside it."""
+    newest = plant_newest(home)
+    write_config(home, root, manifest, workers=workers, newest=newest)
+    return run_ingest(
+        home, manifest["events"], manifest["bytes"], embed_threads=embed_threads, newest_word=newest["word"]
+    )
+
+
 def run_benchmark(options: Options, console: Console | None = None) -> Report:
     """Run every phase and return the report (temporary directories are removed unless ``keep``)."""
     console = console or Console(stderr=True)
@@ -108,11 +117,9 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
             "dir": str(root),
         }
         home = scratch / "home"
-        newest = plant_newest(home)
-        write_config(home, root, manifest, workers=options.workers, newest=newest)
         console.print(f"ingesting into {home} ({options.workers} worker(s)) ...")
         t = time.perf_counter()
-        ingest = run_ingest(home, manifest["events"], manifest["bytes"], newest_word=newest["word"])
+        ingest = _ingest(home, root, manifest, options.workers)
         phases["ingest"] = time.perf_counter() - t
         if options.ingest_only:
             report = Report(machine=machine, corpus=corpus, client="none (--ingest-only)", phases=phases)
@@ -126,15 +133,7 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
             )
             t = time.perf_counter()
             again = scratch / "home-embedder"
-            newest = plant_newest(again)  # as in the first ingest, so both store the same events
-            write_config(again, root, manifest, workers=options.workers, newest=newest)
-            report.semantic.ingest = run_ingest(
-                again,
-                manifest["events"],
-                manifest["bytes"],
-                embed_threads=options.semantic_threads,
-                newest_word=newest["word"],
-            )
+            report.semantic.ingest = _ingest(again, root, manifest, options.workers, options.semantic_threads)
             shutil.rmtree(again / "store", ignore_errors=True)
             phases["ingest with embedder"] = time.perf_counter() - t
         load = machine["load_average_at_start"][0]

@@ -11,7 +11,6 @@ import json
 import threading
 import time
 import uuid
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from tools.bench.cases import search_args
 from tools.bench.client import ToolClient, ToolFailed
 from tools.bench.stats import Latency
 from tools.corpus import SOURCES, generate
+from tools.corpus.trace import iso
 
 __all__ = ["measure_watch"]
 
@@ -30,16 +30,11 @@ Json = dict[str, Any]
 _LIVE_EVENTS = 400
 
 
-def _now() -> str:
-    now = datetime.now(UTC)
-    return f"{now:%Y-%m-%dT%H:%M:%S}.{now.microsecond // 1000:03d}Z"
-
-
 def _record(harness: str, path: Path, word: str) -> Json:
     text = f"please check why {word} shows up in the logs"
     if harness == "codex":
         payload = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
-        return {"timestamp": _now(), "type": "response_item", "payload": payload}
+        return {"timestamp": iso(int(time.time() * 1000)), "type": "response_item", "payload": payload}
     return {
         "parentUuid": None,
         "isSidechain": False,
@@ -50,7 +45,7 @@ def _record(harness: str, path: Path, word: str) -> Json:
         "type": "user",
         "message": {"role": "user", "content": text},
         "uuid": str(uuid.uuid4()),
-        "timestamp": _now(),
+        "timestamp": iso(int(time.time() * 1000)),
     }
 
 
