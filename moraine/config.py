@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from moraine.errors import ConfigError
+from moraine.harnesses.declaration import Location
+from moraine.harnesses.registry import harnesses
 from moraine.store.limits import DEFAULT_MAX_MEMORY_USAGE, DEFAULT_MAX_TEMPORARY_DISK, StatementLimits
 
 __all__ = [
@@ -49,8 +51,8 @@ __all__ = [
     "moraine_home",
 ]
 
-# The eleven harness names of the interface document.
-HARNESSES = (
+# The eleven harness names of the interface document, then every registered harness (moraine.harnesses).
+_LEGACY_HARNESSES = (
     "claude-code",
     "codex",
     "cursor",
@@ -63,7 +65,15 @@ HARNESSES = (
     "prime-agent",
     "qwen-code",
 )
-FORMATS = ("jsonl", "session_json", "cursor_sqlite", "opencode_sqlite", "nac_sqlite")
+HARNESSES = tuple(sorted({*_LEGACY_HARNESSES, *harnesses()}))
+FORMATS = (
+    "jsonl",
+    "session_json",
+    "cursor_sqlite",
+    "opencode_sqlite",
+    "nac_sqlite",
+    *sorted({reader for h in harnesses().values() for reader in h.readers}),
+)
 MAX_INGEST_WORKERS = 64
 # Two workers made a first backfill 18-24 % faster on an idle 2-core machine (README, "Ingest workers"); one core
 # gains nothing from them.
@@ -200,7 +210,27 @@ def default_sources(platform: str | None = None) -> tuple[SourceConfig, ...]:
         rows.insert(
             1, ("claude-cowork", "claude-code", f"{root}/**/.claude/projects/**/*.jsonl", root, "jsonl", True)
         )
-    return tuple(SourceConfig(*row) for row in rows)
+    registered = [
+        _registered_source(h.name, location, platform)
+        for h in harnesses().values()
+        for location in h.locations
+    ]
+    return tuple(SourceConfig(*row) for row in rows) + tuple(s for s in registered if s is not None)
+
+
+def _registered_source(name: str, location: Location, platform: str) -> SourceConfig | None:
+    """Return a registered harness's location as a source on ``platform``, or None when it has none there."""
+    if platform == "darwin" and location.macos_glob:
+        glob, root = location.macos_glob, location.macos_watch_root
+    elif platform == "win32":
+        glob, root = location.windows_glob, location.windows_watch_root
+    else:
+        glob, root = location.glob, location.watch_root
+    if glob is None:
+        return None
+    return SourceConfig(
+        location.source, name, glob, root or glob_root(glob), location.reader, location.enabled
+    )
 
 
 def harness_for_source(source: str) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import shlex
 
+from moraine.harnesses.registry import harness as registered
+
 __all__ = ["RESUME_ARGUMENTS", "resume_command"]
 
 # harness -> the command-line words before the session ID
@@ -27,6 +29,9 @@ RESUME_ARGUMENTS: dict[str, tuple[str, ...]] = {
 def resume_command(harness: str, native_id: str | None, cwd: str | None = None) -> str | None:
     """Return the command that resumes the session ``native_id`` of ``harness`` (shell-quoted), or None."""
     words = RESUME_ARGUMENTS.get(harness)
+    declared = registered(harness)
+    if words is None and declared is not None and declared.resume is not None:
+        words = declared.resume.words
     if words is None or not native_id or not native_id.strip() or ":" in native_id:
         return None
     command = shlex.join([*words, native_id.strip()])

@@ -61,6 +61,17 @@ class SessionMode(StrEnum):
 MORAINE_TOOL_NAMES = frozenset({"search_sessions", "open", "list_sessions", "file_attention"})
 
 
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    """Tokens one model call used, as the trace records them (None where it does not say)."""
+
+    input: int | None = None
+    output: int | None = None
+    cache_read: int | None = None
+    cache_write: int | None = None
+    reasoning: int | None = None
+
+
 @dataclass(slots=True)
 class Event:
     """One normalized event, as an adapter emits it.
@@ -86,6 +97,7 @@ class Event:
     exit_code: int | None = None  # tool_response
     tool_error: bool | None = None  # tool_response
     model: str | None = None  # the model that produced this event (assistant/reasoning/tool_call)
+    usage: TokenUsage | None = None  # tokens of the model call that produced this event, where recorded
     cwd: str | None = None
     encrypted: bool = (
         False  # opaque reasoning payload: summaries show the placeholder, open shows the payload

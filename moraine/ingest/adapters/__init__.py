@@ -13,6 +13,7 @@ import importlib
 
 from typing import Any
 
+from moraine.harnesses.registry import harness, harnesses
 from moraine.ingest.adapters.base import Adapter
 from moraine.ingest.reader import Reader
 
@@ -40,8 +41,19 @@ _READERS: dict[str, str] = {
 }
 
 
+def _registered(table: dict[str, str], name: str) -> str | None:
+    """Return where the registry says ``name``'s adapter (or reader) is, for the harnesses it declares."""
+    if table is _ADAPTERS:
+        declared = harness(name)
+        return declared.adapter if declared is not None else None
+    for candidate in harnesses().values():
+        if name in candidate.readers:
+            return candidate.readers[name]
+    return None
+
+
 def _load(table: dict[str, str], name: str) -> type[Any] | None:
-    target = table.get(name)
+    target = table.get(name) or _registered(table, name)
     if target is None:
         return None
     module_name, _, attr = target.partition(":")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from moraine.harnesses.registry import harness as registered
 from moraine.store.reads.sessions import SessionRecord
 from moraine.store.reads.timestamps import format_timestamp
 
@@ -66,7 +67,8 @@ def display_label(session: SessionRecord) -> str:
     for fallback in (session.summary, session.slug):
         if fallback and fallback.strip():
             return fallback.strip()
-    harness = _HARNESS_NAMES.get(session.harness, session.harness)
+    declared = registered(session.harness)
+    harness = _HARNESS_NAMES.get(session.harness) or (declared.display_name if declared else session.harness)
     mode = _MODE_WORDS.get(session.mode, session.mode or "session")
     updated = format_timestamp(session.updated_at) or "unknown time"
     turns = f"{session.turn_count} turn{'' if session.turn_count == 1 else 's'}"

@@ -61,6 +61,8 @@ def to_json(item: Event | SessionInfo | IngestError) -> dict[str, Any]:
     """Return a JSON-ready dict of one emitted item, tagged with its kind."""
     kind = {Event: "event", SessionInfo: "session_info", IngestError: "ingest_error"}[type(item)]
     fields = {f.name: _plain(getattr(item, f.name)) for f in dataclasses.fields(item)}
+    if fields.get("usage", 0) is None:  # token usage is shown only where a trace records it
+        del fields["usage"]
     return {"item": kind, **fields}
 
 
@@ -69,6 +71,8 @@ def _plain(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, Enum):
         return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -1,0 +1,63 @@
+"""What a harness declares: everything Moraine knows about one coding agent, in one value.
+
+A harness is one folder (``moraine/harnesses/<name>/`` for the built-ins, or a pip package of its own) whose
+``__init__`` exposes a ``HARNESS = Harness(...)`` and registers it under the ``moraine.harnesses`` entry-point
+group (``pyproject.toml``: ``[project.entry-points."moraine.harnesses"]``). Config, status, doctor, setup, resume
+and ingest read the registry (``moraine.harnesses.registry``); none of them names a harness.
+
+Classes are named by import path (``"package.module:Class"``) so that reading the registry imports no adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+__all__ = ["Harness", "Location", "Resume"]
+
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """One standard source: a place the harness writes its traces, and the reader that opens them.
+
+    ``glob`` and ``watch_root`` are the Linux paths (``~`` and ``$VARS`` expanded); macOS uses ``macos_glob``
+    when it is set, else ``glob``; Windows uses ``windows_glob`` only. A platform whose glob is None has no such
+    source. ``enabled = False`` makes a source opt-in (the user enables it in config).
+    """
+
+    source: str  # the source name, unique across all harnesses
+    glob: str | None
+    watch_root: str | None = None  # default: the glob's directory part before its first wildcard
+    reader: str = "jsonl"  # a reader name: "jsonl" or one declared in some harness's ``readers``
+    macos_glob: str | None = None
+    macos_watch_root: str | None = None
+    windows_glob: str | None = None
+    windows_watch_root: str | None = None
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """The agent's command line that resumes one of its sessions: ``words + [native session ID]``."""
+
+    words: tuple[str, ...]
+    in_cwd: bool = True  # prefix ``cd <session cwd> &&`` when the session's directory is known
+
+
+@dataclass(frozen=True, slots=True)
+class Harness:
+    """One coding agent (see the module docstring)."""
+
+    name: str  # the harness value in every response (spec/common.schema.json#/$defs/Harness)
+    display_name: str
+    adapter: str  # "module:Class" satisfying moraine.ingest.adapters.base.Adapter, built with no arguments
+    locations: tuple[Location, ...] = ()
+    readers: Mapping[str, str] = field(default_factory=lambda: _EMPTY)  # reader name -> "module:Class"
+    resume: Resume | None = None
+    mcp_client: str | None = None  # "module:attr" of its MCP client configuration, when it is one
+    reads: str = ""  # one line for docs/harnesses.md: what is read
+    not_read: str = ""  # one line for docs/harnesses.md: what is known and not read
+    importer: bool = False  # read only by `moraine import PATH` (data exports), never watched
