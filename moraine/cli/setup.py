@@ -1,4 +1,4 @@
-"""``moraine setup``: print (or with --write, merge in) the MCP client configuration for Claude Code, Codex, Cursor."""
+"""``moraine setup``: print (or with --write, merge in) the MCP client configuration of every agent found here."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ import click
 
 from moraine.access import ensure_secret
 from moraine.config import load_config
-from moraine.daemon.mcp_clients import CLIENTS, HttpTarget, SetupError, client_configs, write_config
+from moraine.daemon.mcp_clients import (
+    ClientConfig,
+    HttpTarget,
+    SetupError,
+    client_configs,
+    client_names,
+    write_config,
+)
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError
@@ -21,34 +28,51 @@ __all__ = ["setup"]
     "--client",
     "clients",
     multiple=True,
-    type=click.Choice(CLIENTS),
-    help="Only this client (repeatable; default: all three).",
+    type=click.Choice(client_names()),
+    help="Only this client (repeatable; default: every client found on this machine).",
 )
+@click.option("--all", "every", is_flag=True, help="Every known client, found on this machine or not.")
 @click.option("--write", is_flag=True, help="Merge the entry into each client's file (a backup is kept).")
+@click.option(
+    "--project",
+    is_flag=True,
+    help="Write project-scope files (e.g. Claude Code's .mcp.json) where a client has one, instead of the "
+    "user's own files. Project files are often committed: the default is the user scope.",
+)
 @click.option(
     "--project-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Where Claude Code's .mcp.json goes (default: the current directory).",
+    help="The project for --project (default: the current directory).",
 )
 @click.option(
     "--http",
     is_flag=True,
     help="Connect the clients to the daemon's HTTP endpoint (needs a fixed [daemon] port) with the install's "
-    "secret as a bearer header, instead of launching `moraine mcp`.",
+    "secret as a bearer header, instead of launching `moraine mcp`. The secret is written, never printed.",
 )
 @click.pass_context
 def setup(
-    ctx: click.Context, clients: tuple[str, ...], write: bool, project_dir: Path | None, http: bool
+    ctx: click.Context,
+    clients: tuple[str, ...],
+    every: bool,
+    write: bool,
+    project: bool,
+    project_dir: Path | None,
+    http: bool,
 ) -> None:
     """Show how each agent launches Moraine (`moraine mcp`), or write it into their configuration files."""
     target = _http_target(ctx) if http else None
+    configs = client_configs(project_dir=(project_dir or Path.cwd()) if project else None, http=target)
+    chosen = [c for c in configs if c.client in clients or (not clients and (every or c.present))]
+    if not chosen:
+        raise click.ClickException(
+            "no MCP client found on this machine; name one with --client (one of: "
+            f"{', '.join(client_names())}) or use --all"
+        )
     failed = False
-    for config in client_configs(project_dir=project_dir, http=target):
-        if clients and config.client not in clients:
-            continue
-        click.echo(f"# {config.client}: {config.path} ({config.hint})")
-        click.echo(config.text)
+    for config in chosen:
+        _show(config)
         if not write:
             continue
         try:
@@ -59,8 +83,19 @@ def setup(
             continue
         saved = f" (previous file saved as {backup})" if backup else ""
         click.echo(f"# wrote {config.path}{saved}\n")
+    others = [c.client for c in configs if c not in chosen and not c.present]
+    if others and not clients and not every:
+        click.echo(f"# not found on this machine (add with --client NAME or --all): {', '.join(others)}")
+    if target is not None:
+        click.echo("# the secret is shown masked; --write puts the real one in each file (user-only)")
     if failed:
         raise click.ClickException("some client configurations were not written (see above)")
+
+
+def _show(config: ClientConfig) -> None:
+    hint = f"; {config.hint}" if config.hint else ""
+    click.echo(f"# {config.display_name} ({config.client}): {config.path}{hint}")
+    click.echo(config.shown)
 
 
 def _http_target(ctx: click.Context) -> HttpTarget:

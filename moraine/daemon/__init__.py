@@ -14,5 +14,5 @@
 - ``client``: talk to the daemon over its Unix socket.
 - ``calls``: tool calls for one-shot commands (the daemon when it runs, else the store opened here).
 - ``relay``: the stdio MCP server agents launch, forwarding calls to the daemon.
-- ``mcp_clients``: MCP client configuration for Claude Code, Codex and Cursor (``moraine setup``).
+- ``mcp_clients``: MCP client configuration for every registered client (``moraine setup``).
 """

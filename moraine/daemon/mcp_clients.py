@@ -1,13 +1,14 @@
-"""MCP client configuration for the agents that launch ``moraine mcp``: Claude Code, Codex and Cursor.
+"""MCP client configuration for every agent that can launch ``moraine mcp`` (``moraine setup``).
 
-Each client gets the same server entry (command = this installation's ``moraine``, args = ``["mcp"]``, plus
-``MORAINE_HOME``/``MORAINE_CONFIG`` when they are set). Writing merges the entry into the client's existing file:
-other servers and settings are kept, the previous file is backed up, and a file that does not parse is left alone.
+The clients are the registered ``McpClient`` declarations (``moraine.harnesses.mcp_client``): this module names
+none. Each gets the same server (this installation's ``moraine`` with ``mcp``, plus ``MORAINE_HOME``/
+``MORAINE_CONFIG`` when they are set) in its own entry shape, in its user-scope file; a project's file only when
+asked (it is often committed). Writing merges the entry into the client's existing file: other servers and settings
+are kept, the previous file is backed up, and a file that does not parse is left alone.
 
-With an ``HttpTarget`` the entry is the daemon's streamable HTTP endpoint instead, with the install's secret as an
-``Authorization: Bearer`` header (Claude Code: ``type = "http"`` in the user-scope ``~/.claude.json``, never a
-project's ``.mcp.json`` that may be committed; Codex: ``url`` + ``http_headers``; Cursor: ``url`` + ``headers``).
-A file that holds the secret is left readable by its owner only.
+With an ``HttpTarget`` the entry is the daemon's streamable HTTP endpoint with the install's secret as an
+``Authorization: Bearer`` header, for the clients whose files can carry one; such a file is left readable by its
+owner only, and the text shown to the user has the secret masked.
 """
 
 from __future__ import annotations
@@ -19,24 +20,28 @@ import shutil
 import sys
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from moraine.harnesses.mcp_client import HttpTarget, Launch, McpClient, mcp_clients
+
 __all__ = [
-    "CLIENTS",
     "ClientConfig",
     "HttpTarget",
     "SetupError",
     "client_configs",
+    "client_names",
     "moraine_command",
-    "server_entry",
     "write_config",
 ]
 
 SERVER_NAME = "moraine"
-CLIENTS = ("claude-code", "codex", "cursor")
+MASK = "********"
 _PASSED_ENV = ("MORAINE_HOME", "MORAINE_CONFIG")
 
 
@@ -46,26 +51,36 @@ class SetupError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ClientConfig:
-    """One client's configuration: the file it reads, the text to merge, and how to add it by hand."""
+    """One client's configuration: the file it reads, our entry in it, and the text to show or merge."""
 
     client: str
+    display_name: str
     path: Path
-    format: str  # "json" or "toml"
-    text: str
+    format: str  # "json", "toml" or "yaml"
+    servers_key: str
+    entry: dict[str, Any]
     hint: str
+    present: bool  # the client looks installed here
     private: bool = False  # holds the install's secret: written 0600 whatever the file's mode was
-
-
-@dataclass(frozen=True, slots=True)
-class HttpTarget:
-    """The daemon's MCP endpoint over loopback HTTP and the secret a client must send there."""
-
-    url: str
-    secret: str
+    secret: str | None = None
 
     @property
-    def authorization(self) -> str:
-        return f"Bearer {self.secret}"
+    def text(self) -> str:
+        """Return the document holding only our entry, in the client's format."""
+        document = {self.servers_key: {SERVER_NAME: self.entry}}
+        if self.format == "toml":
+            return _toml_text(self.servers_key, self.entry)
+        return _DOCUMENTS[self.format][3](document)
+
+    @property
+    def shown(self) -> str:
+        """Return ``text`` with the secret masked: what may be printed."""
+        return self.text.replace(self.secret, MASK) if self.secret else self.text
+
+
+def client_names() -> tuple[str, ...]:
+    """Return the names of every registered MCP client."""
+    return tuple(mcp_clients())
 
 
 def moraine_command() -> str:
@@ -77,72 +92,27 @@ def moraine_command() -> str:
     return str(Path(found).absolute()) if found else "moraine"
 
 
-def server_entry(command: str | None = None) -> dict[str, Any]:
-    """Return the MCP server entry (``command``, ``args`` and, when set, ``env``)."""
-    entry: dict[str, Any] = {"command": command or moraine_command(), "args": ["mcp"]}
+def launch(command: str | None = None) -> Launch:
+    """Return how clients start the stdio server (this install's command and the environment to pass)."""
     env = {name: os.environ[name] for name in _PASSED_ENV if os.environ.get(name)}
-    if env:
-        entry["env"] = env
-    return entry
+    return Launch(command or moraine_command(), ("mcp",), env)
 
 
-def _json_text(entry: dict[str, Any]) -> str:
-    return json.dumps({"mcpServers": {SERVER_NAME: entry}}, indent=2) + "\n"
+def _resolve(raw: str, home: Path) -> Path:
+    if raw.startswith("%APPDATA%"):
+        appdata = os.environ.get("APPDATA") or str(home / "AppData" / "Roaming")
+        return Path(appdata + raw[len("%APPDATA%") :])
+    if raw.startswith("~"):
+        return home / raw[2:]
+    return Path(raw)
 
 
-def _toml_string(value: str) -> str:
-    return json.dumps(value)  # a JSON string is a valid TOML basic string
-
-
-def _toml_table(name: str, table: dict[str, str]) -> str:
-    pairs = ", ".join(f"{key} = {_toml_string(value)}" for key, value in table.items())
-    return f"{name} = {{ {pairs} }}"
-
-
-def _toml_text(entry: dict[str, Any]) -> str:
-    lines = [f"[mcp_servers.{SERVER_NAME}]"]
-    if "url" in entry:
-        lines.append(f"url = {_toml_string(entry['url'])}")
-        lines.append(_toml_table("http_headers", entry["http_headers"]))
-        return "\n".join(lines) + "\n"
-    lines.append(f"command = {_toml_string(entry['command'])}")
-    lines.append(f"args = [{', '.join(_toml_string(a) for a in entry['args'])}]")
-    if entry.get("env"):
-        lines.append(_toml_table("env", entry["env"]))
-    return "\n".join(lines) + "\n"
-
-
-def _http_configs(home: Path, target: HttpTarget) -> list[ClientConfig]:
-    headers = {"Authorization": target.authorization}
-    entries: list[tuple[str, Path, str, dict[str, Any], str]] = [
-        (
-            "claude-code",
-            home / ".claude.json",
-            "json",
-            {"type": "http", "url": target.url, "headers": headers},
-            "user scope: every project; the secret stays out of project files",
-        ),
-        (
-            "codex",
-            home / ".codex" / "config.toml",
-            "toml",
-            {"url": target.url, "http_headers": headers},
-            "streamable HTTP with the secret as a bearer header",
-        ),
-        (
-            "cursor",
-            home / ".cursor" / "mcp.json",
-            "json",
-            {"url": target.url, "headers": headers},
-            "Cursor reloads it on restart",
-        ),
-    ]
-    return [
-        ClientConfig(
-            client, path, kind, _json_text(entry) if kind == "json" else _toml_text(entry), hint, True
-        )
-        for client, path, kind, entry, hint in entries
-    ]
+def _user_path(client: McpClient, platform: str) -> str:
+    if platform == "darwin" and client.macos_path:
+        return client.macos_path
+    if platform == "win32" and client.windows_path:
+        return client.windows_path
+    return client.path
 
 
 def client_configs(
@@ -150,36 +120,38 @@ def client_configs(
     project_dir: Path | None = None,
     command: str | None = None,
     http: HttpTarget | None = None,
+    platform: str | None = None,
 ) -> list[ClientConfig]:
-    """Return the configuration of each client (files under ``home``; Claude Code's ``.mcp.json`` in ``project_dir``).
+    """Return every client's configuration (user scope under ``home``; with ``project_dir``, project files).
 
-    With ``http``, each client reaches the daemon over loopback HTTP with the secret instead of launching a relay.
+    With ``http``, the clients whose files can carry a header reach the daemon over loopback HTTP with the secret;
+    the others still launch ``moraine mcp``.
     """
     home = home or Path.home()
-    if http is not None:
-        return _http_configs(home, http)
-    project_dir = project_dir or Path.cwd()
-    entry = server_entry(command)
-    env_flags = "".join(f" -e {name}={value}" for name, value in entry.get("env", {}).items())
-    return [
-        ClientConfig(
-            "claude-code",
-            project_dir / ".mcp.json",
-            "json",
-            _json_text(entry),
-            f"or for every project: claude mcp add --scope user{env_flags} {SERVER_NAME} -- {entry['command']} mcp",
-        ),
-        ClientConfig(
-            "codex",
-            home / ".codex" / "config.toml",
-            "toml",
-            _toml_text(entry),
-            f"or: codex mcp add {SERVER_NAME} -- {entry['command']} mcp",
-        ),
-        ClientConfig(
-            "cursor", home / ".cursor" / "mcp.json", "json", _json_text(entry), "Cursor reloads it on restart"
-        ),
-    ]
+    platform = platform or sys.platform
+    started = launch(command)
+    configs = []
+    for client in mcp_clients().values():
+        user_path = _resolve(_user_path(client, platform), home)
+        path = project_dir / client.project_path if project_dir and client.project_path else user_path
+        over_http = http is not None and client.http is not None
+        entry = client.http(http) if over_http and client.http and http else client.stdio(started)
+        present = _resolve(client.present, home) if client.present else user_path.parent
+        configs.append(
+            ClientConfig(
+                client.name,
+                client.display_name,
+                path,
+                client.format,
+                client.servers_key,
+                entry,
+                client.hint,
+                present.exists() or user_path.exists(),
+                private=over_http,
+                secret=http.secret if over_http and http else None,
+            )
+        )
+    return configs
 
 
 def write_config(config: ClientConfig) -> Path | None:
@@ -189,7 +161,7 @@ def write_config(config: ClientConfig) -> Path | None:
         SetupError: the existing file does not parse, or its shape does not allow a safe merge.
     """
     existing = config.path.read_text(encoding="utf-8") if config.path.exists() else None
-    merged = _merge_json(config, existing) if config.format == "json" else _merge_toml(config, existing)
+    merged = _merge_toml(config, existing) if config.format == "toml" else _merge_document(config, existing)
     backup = None
     if existing is not None:
         if existing == merged:
@@ -197,6 +169,8 @@ def write_config(config: ClientConfig) -> Path | None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         backup = config.path.with_name(f"{config.path.name}.bak-{stamp}")
         shutil.copy2(config.path, backup)
+        if config.private:
+            os.chmod(backup, 0o600)
     config.path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{config.path.name}.", dir=config.path.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -207,28 +181,68 @@ def write_config(config: ClientConfig) -> Path | None:
     return backup
 
 
-def _merge_json(config: ClientConfig, existing: str | None) -> str:
-    ours: dict[str, Any] = json.loads(config.text)
+def _merged_mapping(config: ClientConfig, data: Any, kind: str) -> dict[str, Any]:
+    """Return ``data`` (the parsed file) with our entry set, or raise when its shape forbids a safe merge."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict) or not isinstance(data.get(config.servers_key, {}), dict):
+        raise SetupError(
+            f"{config.path}: expected a {kind} object with a '{config.servers_key}' object; not changing it"
+        )
+    if data.get(config.servers_key) is None:
+        data[config.servers_key] = {}
+    data[config.servers_key][SERVER_NAME] = config.entry
+    return data
+
+
+def _json_dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _yaml_dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+# format -> (its name in messages, parse, the error a bad file raises, dump)
+_DOCUMENTS: dict[str, tuple[str, Callable[[str], Any], type[Exception], Callable[[dict[str, Any]], str]]] = {
+    "json": ("JSON", json.loads, json.JSONDecodeError, _json_dump),
+    "yaml": ("YAML", yaml.safe_load, yaml.YAMLError, _yaml_dump),
+}
+
+
+def _merge_document(config: ClientConfig, existing: str | None) -> str:
     if existing is None or not existing.strip():
         return config.text
+    kind, parse, error, dump = _DOCUMENTS[config.format]
     try:
-        data: Any = json.loads(existing)
-    except json.JSONDecodeError as exc:
+        data = parse(existing)
+    except error as exc:
         raise SetupError(
-            f"{config.path} is not valid JSON ({exc}); fix or move it, then run setup again"
+            f"{config.path} is not valid {kind} ({exc}); fix or move it, or add this by hand:\n{config.shown}"
         ) from exc
-    if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):
-        raise SetupError(f"{config.path}: expected an object with an 'mcpServers' object; not changing it")
-    data.setdefault("mcpServers", {})[SERVER_NAME] = ours["mcpServers"][SERVER_NAME]
-    return json.dumps(data, indent=2) + "\n"
+    return dump(_merged_mapping(config, data, kind))
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {_toml_value(item)}" for key, item in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    return json.dumps(value)  # a JSON string, number or boolean is valid TOML
+
+
+def _toml_text(servers_key: str, entry: dict[str, Any]) -> str:
+    lines = [f"[{servers_key}.{SERVER_NAME}]"]
+    lines.extend(f"{key} = {_toml_value(value)}" for key, value in entry.items())
+    return "\n".join(lines) + "\n"
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 
 
-def _is_ours(table: str) -> bool:
+def _is_ours(servers_key: str, table: str) -> bool:
     parts = [p.strip().strip('"').strip("'") for p in table.split(".")]
-    return parts[:2] == ["mcp_servers", SERVER_NAME]
+    return parts[:2] == [servers_key, SERVER_NAME]
 
 
 def _merge_toml(config: ClientConfig, existing: str | None) -> str:
@@ -240,30 +254,27 @@ def _merge_toml(config: ClientConfig, existing: str | None) -> str:
         raise SetupError(
             f"{config.path} is not valid TOML ({exc}); fix or move it, then run setup again"
         ) from exc
+    key = config.servers_key
     kept: list[str] = []
     skipping = False
     for line in existing.splitlines():
         header = _HEADER.match(line)
         if header:
-            skipping = _is_ours(header.group(1))
+            skipping = _is_ours(key, header.group(1))
         if not skipping:
             kept.append(line)
     body = "\n".join(kept).rstrip("\n")
     merged = (body + "\n\n" if body else "") + config.text
     after = tomllib.loads(merged)
-    servers_before = dict(before.get("mcp_servers", {}))
+    servers_before = dict(before.get(key, {}))
     servers_before.pop(SERVER_NAME, None)
-    servers_after = dict(after.get("mcp_servers", {}))
+    servers_after = dict(after.get(key, {}))
     ours = servers_after.pop(SERVER_NAME, None)
-    others_before = {k: v for k, v in before.items() if k != "mcp_servers"}
-    others_after = {k: v for k, v in after.items() if k != "mcp_servers"}
-    if (
-        servers_before != servers_after
-        or others_before != others_after
-        or ours != tomllib.loads(config.text)["mcp_servers"][SERVER_NAME]
-    ):
+    others_before = {k: v for k, v in before.items() if k != key}
+    others_after = {k: v for k, v in after.items() if k != key}
+    if servers_before != servers_after or others_before != others_after or ours != config.entry:
         raise SetupError(
-            f"{config.path}: could not merge [mcp_servers.{SERVER_NAME}] without changing other settings "
-            "(is it defined inline?); add this by hand:\n" + config.text
+            f"{config.path}: could not merge [{key}.{SERVER_NAME}] without changing other settings "
+            "(is it defined inline?); add this by hand:\n" + config.shown
         )
     return merged

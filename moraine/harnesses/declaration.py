@@ -2,8 +2,9 @@
 
 A harness is one folder (``moraine/harnesses/<name>/`` for the built-ins, or a pip package of its own) whose
 ``__init__`` exposes a ``HARNESS = Harness(...)`` and registers it under the ``moraine.harnesses`` entry-point
-group (``pyproject.toml``: ``[project.entry-points."moraine.harnesses"]``). Config, status, doctor, setup, resume
-and ingest read the registry (``moraine.harnesses.registry``); none of them names a harness.
+group (``pyproject.toml``: ``[project.entry-points."moraine.harnesses"]``). A harness that is also an MCP client declares how to configure
+it in ``<pkg>/mcp_client.py`` under the ``moraine.mcp_clients`` group (``moraine.harnesses.mcp_client``). Config,
+status, doctor, setup, resume and ingest read the registries (``moraine.harnesses.registry``); none of them names a harness.
 
 Classes are named by import path (``"package.module:Class"``) so that reading the registry imports no adapter.
 """
@@ -57,7 +58,6 @@ class Harness:
     locations: tuple[Location, ...] = ()
     readers: Mapping[str, str] = field(default_factory=lambda: _EMPTY)  # reader name -> "module:Class"
     resume: Resume | None = None
-    mcp_client: str | None = None  # "module:attr" of its MCP client configuration, when it is one
     reads: str = ""  # one line for docs/harnesses.md: what is read
     not_read: str = ""  # one line for docs/harnesses.md: what is known and not read
     importer: bool = False  # read only by `moraine import PATH` (data exports), never watched

@@ -1,0 +1,14 @@
+"""Qwen Code (a Gemini CLI fork) as an MCP client: ``mcpServers`` in ``~/.qwen/settings.json``."""
+
+from moraine.harnesses.gemini_cli.mcp_client import streamable_http
+from moraine.harnesses.mcp_client import McpClient, command_entry
+
+CLIENT = McpClient(
+    name="qwen-code",
+    display_name="Qwen Code",
+    path="~/.qwen/settings.json",
+    project_path=".qwen/settings.json",
+    stdio=command_entry,
+    http=streamable_http,
+    hint="Qwen Code reads it at start",
+)
