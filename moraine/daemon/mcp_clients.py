@@ -200,7 +200,7 @@ def _json_dump(data: dict[str, Any]) -> str:
 
 
 def _yaml_dump(data: dict[str, Any]) -> str:
-    return yaml.safe_dump(data, sort_keys=False)
+    return str(yaml.safe_dump(data, sort_keys=False))
 
 
 # format -> (its name in messages, parse, the error a bad file raises, dump)
