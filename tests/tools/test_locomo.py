@@ -56,6 +56,8 @@ def test_questions_with_evidence_keep_their_gold_sessions(tmp_path: Path) -> Non
     conversation = load_conversation(_write(tmp_path))
     assert sorted(conversation.sessions) == [1, 2, 3]
     assert [sorted(q.gold) for q in conversation.questions] == [[1], [2], [2, 3], [3], [3]]
+    assert sorted(conversation.questions[2].evidence) == ["D2:3", "D3:2"]
+    assert conversation.turn_id(2, 2) == "D2:3" and conversation.turn_id(2, 3) is None
 
 
 def test_the_runner_scores_every_category_present_through_the_mcp_server(tmp_path: Path) -> None:
@@ -69,3 +71,7 @@ def test_the_runner_scores_every_category_present_through_the_mcp_server(tmp_pat
         figure = scores(lexical, category)
         assert figure.questions >= 1 and 0.0 <= figure.hit1 <= figure.hit5 <= 1.0 and 0.0 <= figure.mrr <= 1.0
     assert lexical[0] == (4, 1)  # "greyhound"/"adopted" name only the first session
+    turns = ranks.turns_by_method["lexical"]
+    assert [category for category, _ in turns] == [category for category, _ in lexical]
+    assert turns[0] == (4, 1)  # the adoption message itself is the first event hit
+    assert all(0 <= rank <= 10 for _, rank in turns)

@@ -32,14 +32,18 @@ def _table(out: Outcome) -> Table:
 
 
 def _locomo_table(ranks: Ranks) -> Table:
-    table = Table("method", "category", "questions", "hit@1", "hit@5", "MRR")
+    table = Table("method", "category", "questions", "session hit@1", "hit@5", "MRR",
+                  "evidence turn hit@1", "hit@5", "MRR@10")  # fmt: skip
     for method, values in ranks.by_method.items():
+        turns = ranks.turns_by_method.get(method, [])
         for category, name in category_names(ranks):
-            s = scores(values, category)
+            s, t = scores(values, category), scores(turns, category)
             table.add_row(method if category is None else "", name, str(s.questions), f"{s.hit1:.1%}",
-                          f"{s.hit5:.1%}", f"{s.mrr:.3f}")  # fmt: skip
+                          f"{s.hit5:.1%}", f"{s.mrr:.3f}", f"{t.hit1:.1%}", f"{t.hit5:.1%}", f"{t.mrr:.3f}")  # fmt: skip
     hit1, hit5, mrr = PEER
-    table.add_row("peer (deja-vu, all ten)", "all", "1982", f"{hit1:.1%}", f"{hit5:.1%}", f"{mrr:.3f}")
+    table.add_row(
+        "peer (deja-vu, all ten)", "all", "1982", f"{hit1:.1%}", f"{hit5:.1%}", f"{mrr:.3f}", "", "", ""
+    )
     return table
 
 
@@ -54,7 +58,15 @@ def _locomo(
         ranks.extend(rank_conversation(path, methods, keep))
     console.print(_locomo_table(ranks))
     if json_out is not None:
-        json_out.write_text(json.dumps({"ranks": ranks.by_method, "embed_seconds": ranks.embed_seconds}))
+        json_out.write_text(
+            json.dumps(
+                {
+                    "ranks": ranks.by_method,
+                    "turn_ranks": ranks.turns_by_method,
+                    "embed_seconds": ranks.embed_seconds,
+                }
+            )
+        )
     if not lexical_only:
         console.print(f"embedder backlog cleared in {ranks.embed_seconds:.0f} s in total (after indexing)")
 

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from tools.relevance.locomo_data import (
 
 __all__ = [
     "PEER",
+    "TURN_DEPTH",
     "LocomoScores",
     "Ranks",
     "category_names",
@@ -48,6 +50,7 @@ __all__ = [
 
 MORAINE = Path(sys.executable).with_name("moraine")
 N_HITS = 50
+TURN_DEPTH = 10  # the evidence turn counts among the first ten event hits (MRR@10)
 # Best published peer (deja-vu 0.18, lexical, all ten conversations): hit@1, hit@5, MRR.
 PEER = (0.696, 0.857, 0.766)
 _START_SECONDS = 120.0
@@ -64,14 +67,20 @@ class LocomoScores:
 
 @dataclass(slots=True)
 class Ranks:
-    """(category, rank) per question and method; rank 0: no gold session among the hits."""
+    """(category, rank) per question and method, for the gold session (``by_method``; 0: none among the hits)
+    and for the evidence turn (``turns_by_method``; 0: none among the first ``TURN_DEPTH`` event hits)."""
 
     by_method: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    turns_by_method: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     embed_seconds: float = 0.0  # how long the hybrid daemon's embedder took to clear its backlog
 
     def extend(self, other: Ranks) -> None:
-        for method, ranks in other.by_method.items():
-            self.by_method.setdefault(method, []).extend(ranks)
+        for mine, theirs in (
+            (self.by_method, other.by_method),
+            (self.turns_by_method, other.turns_by_method),
+        ):
+            for method, ranks in theirs.items():
+                mine.setdefault(method, []).extend(ranks)
         self.embed_seconds += other.embed_seconds
 
 
@@ -195,18 +204,43 @@ def _rank(hits: list[dict[str, Any]], gold: set[str]) -> int:
     return 0
 
 
-async def _ask(home: _Home, conversation: Conversation, questions: list[Question]) -> list[tuple[int, int]]:
+def _turn_rank(
+    hits: list[dict[str, Any]], conversation: Conversation, numbers: dict[str, int], gold: frozenset[str]
+) -> int:
+    """Position of the first of the first ``TURN_DEPTH`` event hits that is an evidence turn (1-based; 0: none).
+
+    Each dialog turn is one message stamped one minute after the previous one, so a hit's session and timestamp
+    name its turn.
+    """
+    for position, hit in enumerate(hits[:TURN_DEPTH], start=1):
+        number = numbers.get(hit["session"]["id"])
+        stamp = hit["event"].get("timestamp")
+        if number is None or not stamp:
+            continue
+        start = conversation.sessions[number][0]
+        minute = round((datetime.fromisoformat(stamp.replace("Z", "+00:00")) - start).total_seconds() / 60)
+        if conversation.turn_id(number, minute) in gold:
+            return position
+    return 0
+
+
+async def _ask(
+    home: _Home, conversation: Conversation, questions: list[Question]
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     params = StdioServerParameters(command=str(MORAINE), args=["mcp"], env=home.env, cwd=str(home.root))
     ids = {n: session_id(session_key("claude", conversation.session_uuid(n))) for n in conversation.sessions}
-    out = []
+    numbers = {sid: n for n, sid in ids.items()}
+    sessions, turns = [], []
     async with Client(params, read_timeout_seconds=120) as client:
         for q in questions:
             result = await client.call_tool("search_sessions", {"query": q.text, "n_hits": N_HITS})
             envelope = result.structured_content or {}
             if result.is_error or "data" not in envelope:
                 raise RuntimeError(f"search_sessions failed for {q.text!r}: {envelope.get('error')}")
-            out.append((q.category, _rank(envelope["data"]["results"], {ids[n] for n in q.gold if n in ids})))
-    return out
+            hits = envelope["data"]["results"]
+            sessions.append((q.category, _rank(hits, {ids[n] for n in q.gold if n in ids})))
+            turns.append((q.category, _turn_rank(hits, conversation, numbers, q.evidence)))
+    return sessions, turns
 
 
 def rank_conversation(path: Path, methods: Sequence[str], keep: Path | None = None) -> Ranks:
@@ -222,7 +256,8 @@ def rank_conversation(path: Path, methods: Sequence[str], keep: Path | None = No
     try:
         for method in methods:
             with _serving(home, method == "hybrid", turns) as embed_seconds:
-                ranks.by_method[method] = anyio.run(_ask, home, conversation, conversation.questions)
+                sessions, turns = anyio.run(_ask, home, conversation, conversation.questions)
+                ranks.by_method[method], ranks.turns_by_method[method] = sessions, turns
                 if method == "hybrid":
                     ranks.embed_seconds += embed_seconds
     finally:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +19,7 @@ __all__ = ["CATEGORIES", "Conversation", "Question", "load_conversation", "write
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _EVIDENCE = re.compile(r"D(\d+):\d+")
+_DIA_ID = re.compile(r"D\d+:\d+")
 _NAMESPACE = uuid.UUID("6f1c3a52-8d0e-4b7a-9c25-3e4f5a6b7c8d")
 
 
@@ -27,6 +28,7 @@ class Question:
     text: str
     category: int
     gold: frozenset[int]  # session numbers named in the evidence
+    evidence: frozenset[str] = frozenset()  # the evidence turns' dia_ids, e.g. "D1:3"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,14 @@ class Conversation:
     name: str  # the file's stem, e.g. conversation-26
     sessions: dict[int, tuple[datetime, list[tuple[str, str]]]]  # number -> (start, [(speaker, text)])
     questions: list[Question]
+    dia_ids: dict[int, list[str]] = field(
+        default_factory=dict
+    )  # session number -> its turns' dia_ids, in order
+
+    def turn_id(self, number: int, minute: int) -> str | None:
+        """Return the dia_id of session ``number``'s turn written ``minute`` minutes after its start, if any."""
+        ids = self.dia_ids.get(number, [])
+        return ids[minute] if 0 <= minute < len(ids) else None
 
     def session_uuid(self, number: int) -> str:
         return str(uuid.uuid5(_NAMESPACE, f"{self.name}/{number}"))
@@ -48,6 +58,7 @@ def load_conversation(path: Path) -> Conversation:
     """Read one conversation file; questions without evidence are left out (the method scores only those)."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     sessions: dict[int, tuple[datetime, list[tuple[str, str]]]] = {}
+    dia_ids: dict[int, list[str]] = {}
     for key, turns in raw.items():
         match = _SESSION_KEY.match(key)
         if match and turns:
@@ -56,12 +67,15 @@ def load_conversation(path: Path) -> Conversation:
                 _date(raw[f"{key}_date_time"]),
                 [(str(t["speaker"]), str(t["text"])) for t in turns],
             )
+            dia_ids[number] = [str(t.get("dia_id", "")) for t in turns]
     questions = []
     for qa in raw["qa"]:
-        gold = frozenset(int(n) for n in _EVIDENCE.findall(" ".join(qa.get("evidence") or [])))
+        evidence = " ".join(qa.get("evidence") or [])
+        gold = frozenset(int(n) for n in _EVIDENCE.findall(evidence))
         if gold:
-            questions.append(Question(str(qa["question"]), int(qa["category"]), gold))
-    return Conversation(path.stem, dict(sorted(sessions.items())), questions)
+            turns = frozenset(_DIA_ID.findall(evidence))
+            questions.append(Question(str(qa["question"]), int(qa["category"]), gold, turns))
+    return Conversation(path.stem, dict(sorted(sessions.items())), questions, dia_ids)
 
 
 def write_transcripts(conversation: Conversation, projects: Path) -> Path:
