@@ -256,8 +256,8 @@ def rank_conversation(path: Path, methods: Sequence[str], keep: Path | None = No
     try:
         for method in methods:
             with _serving(home, method == "hybrid", turns) as embed_seconds:
-                sessions, turns = anyio.run(_ask, home, conversation, conversation.questions)
-                ranks.by_method[method], ranks.turns_by_method[method] = sessions, turns
+                session_ranks, turn_ranks = anyio.run(_ask, home, conversation, conversation.questions)
+                ranks.by_method[method], ranks.turns_by_method[method] = session_ranks, turn_ranks
                 if method == "hybrid":
                     ranks.embed_seconds += embed_seconds
     finally:
