@@ -51,29 +51,9 @@ __all__ = [
     "moraine_home",
 ]
 
-# The eleven harness names of the interface document, then every registered harness (moraine.harnesses).
-_LEGACY_HARNESSES = (
-    "claude-code",
-    "codex",
-    "cursor",
-    "hermes",
-    "kimi-cli",
-    "kiro-cli",
-    "nac",
-    "opencode",
-    "pi-coding-agent",
-    "prime-agent",
-    "qwen-code",
-)
-HARNESSES = tuple(sorted({*_LEGACY_HARNESSES, *harnesses()}))
-FORMATS = (
-    "jsonl",
-    "session_json",
-    "cursor_sqlite",
-    "opencode_sqlite",
-    "nac_sqlite",
-    *sorted({reader for h in harnesses().values() for reader in h.readers}),
-)
+# Every registered harness (moraine.harnesses) and every reader one declares, beside the built-in JSONL reader.
+HARNESSES = tuple(harnesses())
+FORMATS = ("jsonl", *sorted({reader for h in harnesses().values() for reader in h.readers}))
 MAX_INGEST_WORKERS = 64
 # Two workers made a first backfill 18-24 % faster on an idle 2-core machine (README, "Ingest workers"); one core
 # gains nothing from them.
@@ -141,81 +121,15 @@ class Config:
         return TableReader(f"{self.path}: " if self.path else "")
 
 
-def _mac_support() -> str:
-    return "~/Library/Application Support"
-
-
 def default_sources(platform: str | None = None) -> tuple[SourceConfig, ...]:
-    """Return the standard sources: every harness at its standard location (claude-cowork on macOS only)."""
+    """Return the standard sources: every registered harness's locations on ``platform`` (default: this one)."""
     platform = platform or sys.platform
-    cursor_db = (
-        f"{_mac_support()}/Cursor/User/globalStorage/state.vscdb"
-        if platform == "darwin"
-        else "~/.config/Cursor/User/globalStorage/state.vscdb"
-    )
-    rows: list[tuple[str, str, str, str, str, bool]] = [
-        ("claude", "claude-code", "~/.claude/projects/**/*.jsonl", "~/.claude/projects", "jsonl", True),
-        ("codex", "codex", "~/.codex/sessions/**/*.jsonl", "~/.codex/sessions", "jsonl", True),
-        (
-            "cursor",
-            "cursor",
-            "~/.cursor/projects/*/agent-transcripts/**/*.jsonl",
-            "~/.cursor/projects",
-            "jsonl",
-            True,
-        ),
-        ("cursor-sqlite", "cursor", cursor_db, str(Path(cursor_db).parent), "cursor_sqlite", True),
-        ("hermes", "hermes", "~/.hermes/sessions/session_*.json", "~/.hermes/sessions", "session_json", True),
-        ("kimi-cli", "kimi-cli", "~/.kimi/sessions/**/wire.jsonl", "~/.kimi/sessions", "jsonl", True),
-        ("kiro", "kiro-cli", "~/.kiro/sessions/cli/*.jsonl", "~/.kiro/sessions/cli", "jsonl", True),
-        # NAC's store is created by `moraine setup`; off until then.
-        ("nac", "nac", "~/.nac/store.db", "~/.nac", "nac_sqlite", False),
-        (
-            "omp",
-            "pi-coding-agent",
-            "~/.omp/agent/sessions/**/*.jsonl",
-            "~/.omp/agent/sessions",
-            "jsonl",
-            True,
-        ),
-        (
-            "opencode",
-            "opencode",
-            "~/.local/share/opencode/opencode*.db",
-            "~/.local/share/opencode",
-            "opencode_sqlite",
-            True,
-        ),
-        ("pi", "pi-coding-agent", "~/.pi/agent/sessions/**/*.jsonl", "~/.pi/agent/sessions", "jsonl", True),
-        (
-            "prime-agent",
-            "prime-agent",
-            "~/.prime/agent/sessions/*.jsonl",
-            "~/.prime/agent/sessions",
-            "jsonl",
-            True,
-        ),
-        (
-            "prime-agent-subagents",
-            "prime-agent",
-            "~/.prime/agent/session-artifacts/**/sub-*/*.jsonl",
-            "~/.prime/agent/session-artifacts",
-            "jsonl",
-            True,
-        ),
-        ("qwen-code", "qwen-code", "~/.qwen/projects/*/chats/*.jsonl", "~/.qwen/projects", "jsonl", True),
-    ]
-    if platform == "darwin":
-        root = f"{_mac_support()}/Claude/local-agent-mode-sessions"
-        rows.insert(
-            1, ("claude-cowork", "claude-code", f"{root}/**/.claude/projects/**/*.jsonl", root, "jsonl", True)
-        )
-    registered = [
+    registered = (
         _registered_source(h.name, location, platform)
         for h in harnesses().values()
         for location in h.locations
-    ]
-    return tuple(SourceConfig(*row) for row in rows) + tuple(s for s in registered if s is not None)
+    )
+    return tuple(s for s in registered if s is not None)
 
 
 def _registered_source(name: str, location: Location, platform: str) -> SourceConfig | None:

@@ -12,7 +12,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import session_lengths_sql
 from moraine.store.recovery import delete_stream_tail
 
-CODEX = Path(__file__).parents[2] / "fixtures" / "codex"
+CODEX = Path(__file__).parents[2] / "harnesses" / "codex" / "home" / ".codex"
 REBUILT = ("events", "turns", "sessions")
 
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapter_goldens import FIXTURES
 
 from fixtures.corpus.builder import scratch_store
 from handlers.list_sessions import list_data
@@ -26,6 +25,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "e2e-secret"
+FIXTURES = Path(__file__).resolve().parents[3] / "harnesses"
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ CASES = [
         "qwen-code",
         "qwen-code",
         "jsonl",
-        "qwen-code/projects",
+        "qwen_code/home/.qwen/projects",
         "qwenorchardkeyword",
         "Pomegranate importer rows",
         True,
@@ -53,19 +53,25 @@ CASES = [
         "pi",
         "pi-coding-agent",
         "jsonl",
-        "pi/agent/sessions",
+        "pi_coding_agent/home/.pi/agent/sessions",
         "pilighthousekeyword",
         "Lighthouse lamp driver",
         False,
     ),
     Case(
-        "omp", "pi-coding-agent", "jsonl", "omp/agent/sessions", "omphornkeyword", "Fog horn schedule", True
+        "omp",
+        "pi-coding-agent",
+        "jsonl",
+        "pi_coding_agent/home/.omp/agent/sessions",
+        "omphornkeyword",
+        "Fog horn schedule",
+        True,
     ),
     Case(
         "prime-agent",
         "prime-agent",
         "jsonl",
-        "prime-agent/sessions",
+        "prime_agent/home/.prime/agent/sessions",
         "primetidekeyword",
         "Harbor tide tables",
         True,
@@ -74,7 +80,7 @@ CASES = [
         "prime-agent-subagents",
         "prime-agent",
         "jsonl",
-        "prime-agent/session-artifacts",
+        "prime_agent/home/.prime/agent/session-artifacts",
         "primechildkeyword",
         "parse tide csv",
         True,
@@ -83,7 +89,7 @@ CASES = [
         "cursor",
         "cursor",
         "jsonl",
-        "cursor/projects",
+        "cursor/home/.cursor/projects",
         "cursorkilnkeyword",
         "Why is the kiln temperature graph flat? cursorkilnkeyword",
         False,
@@ -92,7 +98,7 @@ CASES = [
         "cursor-sqlite",
         "cursor",
         "cursor_sqlite",
-        "cursor/state_vscdb.sql",
+        "cursor/home/.config/Cursor/User/globalStorage/state.vscdb.sql",
         "cursorglazekeyword",
         "Glaze recipe converter",
         True,
@@ -101,17 +107,25 @@ CASES = [
         "kimi-cli",
         "kimi-cli",
         "jsonl",
-        "kimi-cli/sessions",
+        "kimi_cli/home/.kimi/sessions",
         "kimihivekeyword",
         "Audit the beehive sensor firmware. kimihivekeyword",
         True,
     ),
-    Case("kiro", "kiro-cli", "jsonl", "kiro/sessions", "kirovenkeyword", "Greenhouse vent controller", True),
+    Case(
+        "kiro",
+        "kiro-cli",
+        "jsonl",
+        "kiro_cli/home/.kiro/sessions",
+        "kirovenkeyword",
+        "Greenhouse vent controller",
+        True,
+    ),
     Case(
         "hermes",
         "hermes",
         "session_json",
-        "hermes/sessions/session_20260801_090000_abc123.json",
+        "hermes/home/.hermes/sessions/session_20260801_090000_abc123.json",
         "hermeswindkeyword",
         "Is the anemometer calibrated? hermeswindkeyword",  # no harness title: the first prompt
         True,
@@ -120,7 +134,7 @@ CASES = [
         "opencode",
         "opencode",
         "opencode_sqlite",
-        "opencode/opencode.sql",
+        "opencode/home/.local/share/opencode/opencode.db.sql",
         "opencodepumpkeyword",
         "Aquarium pump schedule",
         True,
@@ -129,7 +143,7 @@ CASES = [
         "nac",
         "nac",
         "nac_sqlite",
-        "nac/store.sql",
+        "nac/home/.nac/store.db.sql",
         "nacorchidkeyword",
         "Which orchid needs misting daily? nacorchidkeyword",
         True,
