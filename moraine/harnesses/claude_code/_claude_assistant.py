@@ -8,6 +8,7 @@ from moraine.harnesses._shared.calls import recall_call, remember_call
 from moraine.harnesses.claude_code._claude_record import ClaudeRecord
 from moraine.harnesses._shared.text import message_text, render_call
 from moraine.harnesses._shared.fields import as_str, canonical_tool_name, json_text
+from moraine.harnesses._shared.usage import read_usage
 from moraine.ingest.model import ContentFormat, Event, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["assistant_record"]
@@ -57,12 +58,33 @@ def assistant_record(rec: ClaudeRecord) -> None:
         event = _assistant_block(rec, block, block_type, model, is_final=candidate and index == final)
         if event is not None:
             emitted.append(event)
+    _attach_usage(rec, message, emitted)
     if ends and emitted:
         target = next((e for e in emitted if e.is_final_answer), emitted[-1])
         target.terminal = True
         target.terminal_kind = TerminalKind.STOPPED if stop == "max_tokens" else TerminalKind.FINAL_RESPONSE
         target.provenance["stop_reason"] = stop
         rec.state.set_session_value(rec.session, "turn_end", target.terminal_kind.value)
+
+
+def _attach_usage(rec: ClaudeRecord, message: dict[str, Any], emitted: list[Event]) -> None:
+    """Put ``message.usage`` on the record's first event, once per API message: Claude Code writes each content
+    block of one response as its own record, repeating the response's usage on each."""
+    usage = read_usage(
+        message.get("usage"),
+        input="input_tokens",
+        output="output_tokens",
+        cache_read="cache_read_input_tokens",
+        cache_write="cache_creation_input_tokens",
+    )
+    message_id = as_str(message.get("id"))
+    if usage is None or not emitted:
+        return
+    if message_id is not None and message_id == rec.state.session_value(rec.session, "usage_message"):
+        return
+    emitted[0].usage = usage
+    if message_id is not None:
+        rec.state.set_session_value(rec.session, "usage_message", message_id)
 
 
 def _block_type(block: Any) -> str | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from moraine.harnesses.codex._codex_record import CodexRecord, first_user_message, remember_mirror, user_text
 from moraine.harnesses._shared.text import message_text
+from moraine.harnesses._shared.usage import read_usage
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str
 from moraine.ingest.model import ContentFormat, EventType, IngestError, TerminalKind
 
@@ -60,7 +61,18 @@ def event_msg(rec: CodexRecord, payload: dict[str, Any]) -> None:
         )
     elif msg_type == "token_count":
         rec.event(
-            EventType.RUNTIME, msg_type, _token_text(payload), record_type="event_msg", provenance=provenance
+            EventType.RUNTIME,
+            msg_type,
+            _token_text(payload),
+            record_type="event_msg",
+            provenance=provenance,
+            usage=read_usage(
+                as_dict(payload.get("info")).get("last_token_usage"),
+                input="input_tokens",
+                output="output_tokens",
+                cache_read="cached_input_tokens",
+                reasoning="reasoning_output_tokens",
+            ),
         )
     else:
         type_ = EventType.RUNTIME if msg_type in _RUNTIME_MSGS else EventType.SYSTEM
