@@ -40,7 +40,6 @@ from moraine.harnesses.registry import harnesses
 from moraine.store.limits import DEFAULT_MAX_MEMORY_USAGE, DEFAULT_MAX_TEMPORARY_DISK, StatementLimits
 
 __all__ = [
-    "HARNESSES",
     "Config",
     "SourceConfig",
     "TableReader",
@@ -51,9 +50,6 @@ __all__ = [
     "moraine_home",
 ]
 
-# Every registered harness (moraine.harnesses) and every reader one declares, beside the built-in JSONL reader.
-HARNESSES = tuple(harnesses())
-FORMATS = ("jsonl", *sorted({reader for h in harnesses().values() for reader in h.readers}))
 MAX_INGEST_WORKERS = 64
 # Two workers made a first backfill 18-24 % faster on an idle 2-core machine (README, "Ingest workers"); one core
 # gains nothing from them.
@@ -260,13 +256,15 @@ def _sources(raw: object, reader: TableReader) -> tuple[SourceConfig, ...]:
             if "glob" in fields and "watch_root" not in fields:
                 fields["watch_root"] = glob_root(fields["glob"])
             source = replace(base, **fields)
-        if source.harness not in HARNESSES:
+        known = harnesses()  # read now, not at import: a harness package installed later counts
+        if source.harness not in known:
             raise ConfigError(
-                f"{reader.where}{key}.harness {source.harness!r} is not one of: {', '.join(HARNESSES)}"
+                f"{reader.where}{key}.harness {source.harness!r} is not one of: {', '.join(known)}"
             )
-        if source.format not in FORMATS:
+        formats = ("jsonl", *sorted({name for h in known.values() for name in h.readers}))
+        if source.format not in formats:
             raise ConfigError(
-                f"{reader.where}{key}.format {source.format!r} is not one of: {', '.join(FORMATS)}"
+                f"{reader.where}{key}.format {source.format!r} is not one of: {', '.join(formats)}"
             )
         by_name[name] = source
     return tuple(by_name[name] for name in order)
