@@ -12,13 +12,11 @@ from textwrap import dedent
 import pytest
 from click.testing import CliRunner
 
-from handlers.search_sessions import search_data
 from moraine.cli import main
 from moraine.config import default_sources
 from moraine.harnesses import harness
 from moraine.harnesses.registry import harnesses
 from moraine.store.client import Store
-from moraine.store.reads.search import Bm25
 
 KEYWORD = "toyplatypuskeyword"
 _PACKAGE = '''
@@ -116,17 +114,7 @@ def test_a_harness_package_on_the_path_is_registered_and_ingested(
     result = CliRunner().invoke(main, ["--config", str(config), "ingest", "--source", "toy"])
 
     assert result.exit_code == 0, result.output
-    data = search_data(
-        store,
-        query=KEYWORD,
-        within_id=None,
-        event_types=["user_input", "assistant_response"],
-        harness="toy-harness",
-        source=None,
-        n_hits=5,
-        bm25=Bm25(),
-        snippet_chars=200,
-    )
-    hits = list(data["results"])
-    assert [(h["session"]["harness"], h["session"]["source"]) for h in hits] == [("toy-harness", "toy")]
-    assert KEYWORD in hits[0]["snippet"]["text"]
+    sessions = store.query(f"SELECT harness, source, title FROM {store.table('sessions')} FINAL")
+    assert [(harness, source) for harness, source, _ in sessions] == [("toy-harness", "toy")]
+    texts = store.query(f"SELECT text FROM {store.table('events')} WHERE type = 'user_input'")
+    assert [row[0] for row in texts] == [f"Feed the {KEYWORD} at noon"]

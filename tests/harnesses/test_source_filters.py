@@ -25,7 +25,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "e2e-secret"
-FIXTURES = Path(__file__).resolve().parents[3] / "harnesses"
+FIXTURES = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
