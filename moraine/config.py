@@ -58,6 +58,24 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
 
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``HARNESSES`` (every registered harness) and ``FORMATS`` (every reader name), read from the registry on each
+    access so that a harness package installed after import counts."""
+    if name == "HARNESSES":
+        return _harness_names()
+    if name == "FORMATS":
+        return _reader_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _harness_names() -> tuple[str, ...]:
+    return tuple(harnesses())
+
+
+def _reader_names() -> tuple[str, ...]:
+    return ("jsonl", *sorted({reader for h in harnesses().values() for reader in h.readers}))
+
+
 def moraine_home() -> Path:
     """Return the Moraine home directory (``$MORAINE_HOME`` or ``~/.moraine``)."""
     env = os.environ.get("MORAINE_HOME")
@@ -256,12 +274,12 @@ def _sources(raw: object, reader: TableReader) -> tuple[SourceConfig, ...]:
             if "glob" in fields and "watch_root" not in fields:
                 fields["watch_root"] = glob_root(fields["glob"])
             source = replace(base, **fields)
-        known = harnesses()  # read now, not at import: a harness package installed later counts
+        known = _harness_names()  # read now, not at import: a harness package installed later counts
         if source.harness not in known:
             raise ConfigError(
                 f"{reader.where}{key}.harness {source.harness!r} is not one of: {', '.join(known)}"
             )
-        formats = ("jsonl", *sorted({name for h in known.values() for name in h.readers}))
+        formats = _reader_names()
         if source.format not in formats:
             raise ConfigError(
                 f"{reader.where}{key}.format {source.format!r} is not one of: {', '.join(formats)}"
