@@ -40,7 +40,6 @@ from moraine.harnesses.registry import harnesses
 from moraine.store.limits import DEFAULT_MAX_MEMORY_USAGE, DEFAULT_MAX_TEMPORARY_DISK, StatementLimits
 
 __all__ = [
-    "HARNESSES",
     "Config",
     "SourceConfig",
     "TableReader",
@@ -51,35 +50,30 @@ __all__ = [
     "moraine_home",
 ]
 
-# The eleven harness names of the interface document, then every registered harness (moraine.harnesses).
-_LEGACY_HARNESSES = (
-    "claude-code",
-    "codex",
-    "cursor",
-    "hermes",
-    "kimi-cli",
-    "kiro-cli",
-    "nac",
-    "opencode",
-    "pi-coding-agent",
-    "prime-agent",
-    "qwen-code",
-)
-HARNESSES = tuple(sorted({*_LEGACY_HARNESSES, *harnesses()}))
-FORMATS = (
-    "jsonl",
-    "session_json",
-    "cursor_sqlite",
-    "opencode_sqlite",
-    "nac_sqlite",
-    *sorted({reader for h in harnesses().values() for reader in h.readers}),
-)
 MAX_INGEST_WORKERS = 64
 # Two workers made a first backfill 18-24 % faster on an idle 2-core machine (README, "Ingest workers"); one core
 # gains nothing from them.
 DEFAULT_INGEST_WORKERS = 2 if (os.cpu_count() or 1) >= 2 else 0
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 _GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``HARNESSES`` (every registered harness) and ``FORMATS`` (every reader name), read from the registry on each
+    access so that a harness package installed after import counts."""
+    if name == "HARNESSES":
+        return _harness_names()
+    if name == "FORMATS":
+        return _reader_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _harness_names() -> tuple[str, ...]:
+    return tuple(harnesses())
+
+
+def _reader_names() -> tuple[str, ...]:
+    return ("jsonl", *sorted({reader for h in harnesses().values() for reader in h.readers}))
 
 
 def moraine_home() -> Path:
@@ -141,81 +135,15 @@ class Config:
         return TableReader(f"{self.path}: " if self.path else "")
 
 
-def _mac_support() -> str:
-    return "~/Library/Application Support"
-
-
 def default_sources(platform: str | None = None) -> tuple[SourceConfig, ...]:
-    """Return the standard sources: every harness at its standard location (claude-cowork on macOS only)."""
+    """Return the standard sources: every registered harness's locations on ``platform`` (default: this one)."""
     platform = platform or sys.platform
-    cursor_db = (
-        f"{_mac_support()}/Cursor/User/globalStorage/state.vscdb"
-        if platform == "darwin"
-        else "~/.config/Cursor/User/globalStorage/state.vscdb"
-    )
-    rows: list[tuple[str, str, str, str, str, bool]] = [
-        ("claude", "claude-code", "~/.claude/projects/**/*.jsonl", "~/.claude/projects", "jsonl", True),
-        ("codex", "codex", "~/.codex/sessions/**/*.jsonl", "~/.codex/sessions", "jsonl", True),
-        (
-            "cursor",
-            "cursor",
-            "~/.cursor/projects/*/agent-transcripts/**/*.jsonl",
-            "~/.cursor/projects",
-            "jsonl",
-            True,
-        ),
-        ("cursor-sqlite", "cursor", cursor_db, str(Path(cursor_db).parent), "cursor_sqlite", True),
-        ("hermes", "hermes", "~/.hermes/sessions/session_*.json", "~/.hermes/sessions", "session_json", True),
-        ("kimi-cli", "kimi-cli", "~/.kimi/sessions/**/wire.jsonl", "~/.kimi/sessions", "jsonl", True),
-        ("kiro", "kiro-cli", "~/.kiro/sessions/cli/*.jsonl", "~/.kiro/sessions/cli", "jsonl", True),
-        # NAC's store is created by `moraine setup`; off until then.
-        ("nac", "nac", "~/.nac/store.db", "~/.nac", "nac_sqlite", False),
-        (
-            "omp",
-            "pi-coding-agent",
-            "~/.omp/agent/sessions/**/*.jsonl",
-            "~/.omp/agent/sessions",
-            "jsonl",
-            True,
-        ),
-        (
-            "opencode",
-            "opencode",
-            "~/.local/share/opencode/opencode*.db",
-            "~/.local/share/opencode",
-            "opencode_sqlite",
-            True,
-        ),
-        ("pi", "pi-coding-agent", "~/.pi/agent/sessions/**/*.jsonl", "~/.pi/agent/sessions", "jsonl", True),
-        (
-            "prime-agent",
-            "prime-agent",
-            "~/.prime/agent/sessions/*.jsonl",
-            "~/.prime/agent/sessions",
-            "jsonl",
-            True,
-        ),
-        (
-            "prime-agent-subagents",
-            "prime-agent",
-            "~/.prime/agent/session-artifacts/**/sub-*/*.jsonl",
-            "~/.prime/agent/session-artifacts",
-            "jsonl",
-            True,
-        ),
-        ("qwen-code", "qwen-code", "~/.qwen/projects/*/chats/*.jsonl", "~/.qwen/projects", "jsonl", True),
-    ]
-    if platform == "darwin":
-        root = f"{_mac_support()}/Claude/local-agent-mode-sessions"
-        rows.insert(
-            1, ("claude-cowork", "claude-code", f"{root}/**/.claude/projects/**/*.jsonl", root, "jsonl", True)
-        )
-    registered = [
+    registered = (
         _registered_source(h.name, location, platform)
         for h in harnesses().values()
         for location in h.locations
-    ]
-    return tuple(SourceConfig(*row) for row in rows) + tuple(s for s in registered if s is not None)
+    )
+    return tuple(s for s in registered if s is not None)
 
 
 def _registered_source(name: str, location: Location, platform: str) -> SourceConfig | None:
@@ -346,13 +274,15 @@ def _sources(raw: object, reader: TableReader) -> tuple[SourceConfig, ...]:
             if "glob" in fields and "watch_root" not in fields:
                 fields["watch_root"] = glob_root(fields["glob"])
             source = replace(base, **fields)
-        if source.harness not in HARNESSES:
+        known = _harness_names()  # read now, not at import: a harness package installed later counts
+        if source.harness not in known:
             raise ConfigError(
-                f"{reader.where}{key}.harness {source.harness!r} is not one of: {', '.join(HARNESSES)}"
+                f"{reader.where}{key}.harness {source.harness!r} is not one of: {', '.join(known)}"
             )
-        if source.format not in FORMATS:
+        formats = _reader_names()
+        if source.format not in formats:
             raise ConfigError(
-                f"{reader.where}{key}.format {source.format!r} is not one of: {', '.join(FORMATS)}"
+                f"{reader.where}{key}.format {source.format!r} is not one of: {', '.join(formats)}"
             )
         by_name[name] = source
     return tuple(by_name[name] for name in order)

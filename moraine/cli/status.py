@@ -1,4 +1,4 @@
-"""``moraine status``: what the store holds, per-source coverage, and the most recent ingest errors."""
+"""``moraine status``: what the store holds, per-source coverage, the agents found on this machine, and the most\nrecent ingest errors."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from moraine.config import load_config
 from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.report import report_via_daemon
 from moraine.errors import ConfigError, StoreError
+from moraine.harnesses.found import FoundAgent, agents_found
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
 from moraine.ingest.progress import describe
@@ -81,9 +82,23 @@ def status(ctx: click.Context, error_limit: int) -> None:
             cov.last_ingest.isoformat(timespec="seconds") if cov and cov.last_ingest else "-",
         )
     console.print(table)
+    _print_agents(console, agents_found(config.sources, coverage))
     if errors:
         console.print("recent ingest errors:")
         for err in errors:
             console.print(
                 f"  {err.at:%Y-%m-%d %H:%M:%S} {err.source} {err.path}:{err.line_no} {err.reason}: {err.detail[:160]}"
             )
+
+
+def _print_agents(console: Console, agents: list[FoundAgent]) -> None:
+    """Print the agents found on this machine (a source's location exists) with their session counts."""
+    if not agents:
+        console.print("agents found on this machine: none (no known agent's folder exists)")
+        return
+    console.print(f"agents found on this machine: {len(agents)}")
+    for agent in agents:
+        sessions = f"{agent.sessions} session{'' if agent.sessions == 1 else 's'}"
+        off = "" if agent.enabled else " (source off)"
+        where = ", ".join(agent.locations)
+        console.print(f"  {escape(agent.display_name)} ({agent.harness}): {sessions}{off} · {escape(where)}")

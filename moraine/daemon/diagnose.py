@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from moraine.config import Config, load_config
+from moraine.config import Config, SourceConfig, load_config
 from moraine.daemon.client import DaemonUnreachable
 from moraine.daemon.launcher import live_state
 from moraine.daemon.locks import FileLock
@@ -15,6 +16,8 @@ from moraine.daemon.report import StoreReport, fetch_report, store_report
 from moraine.daemon.settings import daemon_settings
 from moraine.daemon.state import DaemonState, read_state
 from moraine.errors import ConfigError, StoreError
+from moraine.harnesses.found import silent_sources
+from moraine.harnesses.registry import harness as registered
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
 from moraine.store.client import Store
@@ -22,6 +25,8 @@ from moraine.store.client import Store
 __all__ = ["Check", "run_checks"]
 
 _LOG_PROBLEMS = ("ERROR", "CRITICAL", "Traceback")
+# Recent ingest errors read for the checks: enough that a silent source's own errors are among them.
+_ERROR_LINES = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +72,7 @@ def run_checks(config_path: Path | None) -> list[Check]:
     checks.append(store_check)
     if report is not None:
         checks.append(_ingest_errors(report))
+        checks.extend(_silent_agents(config, report))
     checks.append(_log(paths))
     return checks
 
@@ -135,7 +141,7 @@ def _daemon(paths: DaemonPaths, state: DaemonState | None) -> Check:
 def _store(config: Config, paths: DaemonPaths, state: DaemonState | None) -> tuple[StoreReport | None, Check]:
     if state is not None:
         try:
-            report = fetch_report(Path(state.socket), 5)
+            report = fetch_report(Path(state.socket), _ERROR_LINES)
         except DaemonUnreachable as exc:
             return None, Check("store", "fail", str(exc), f"read {paths.log}; restart the daemon")
         return report, Check("store", "ok", "served by the daemon: " + _counts(report))
@@ -151,7 +157,7 @@ def _store(config: Config, paths: DaemonPaths, state: DaemonState | None) -> tup
             "check [store] dsn in the config; for chdb:// make sure no other program uses that directory",
         )
     try:
-        report = store_report(store, 5)
+        report = store_report(store, _ERROR_LINES)
     except StoreError as exc:
         return None, Check(
             "store", "fail", f"opened but not readable: {exc.message}", "see the message above"
@@ -177,6 +183,41 @@ def _ingest_errors(report: StoreReport) -> Check:
         f"{total} unreadable record(s) skipped, latest: {lines}",
         "`moraine status --errors 20` lists them; they are skipped lines, the rest of each file is indexed",
     )
+
+
+def _silent_agents(config: Config, report: StoreReport) -> list[Check]:
+    """Name each known agent's folder that exists but from which no session was read, with its first errors."""
+    checks = []
+    for source in silent_sources(config.sources, report.coverage):
+        declared = registered(source.harness)
+        name = declared.display_name if declared else source.harness
+        checks.append(
+            Check(
+                f"agent {name} ({source.name})",
+                "warn",
+                f"{source.watch_root} exists but no session was read from it: {_why(source, report)}",
+                "a changed format shows in the errors above (`moraine status --errors 20`); check the folder's "
+                "permissions; if nothing has been ingested yet, run `moraine ingest` or start the daemon",
+            )
+        )
+    return checks
+
+
+def _why(source: SourceConfig, report: StoreReport) -> str:
+    root = source.expanded_watch_root()
+    if not os.access(root, os.R_OK | os.X_OK):
+        return f"permission denied on {root}"
+    try:
+        found = len(discover(source))
+    except OSError as exc:
+        return f"cannot list {source.glob}: {exc}"
+    coverage = report.coverage.get(source.name)
+    read = f"{found} file(s) match {source.glob}, {coverage.files if coverage else 0} ingested"
+    errors = [e for e in report.errors if e.source == source.name]
+    if not errors:
+        return read + ", no ingest errors"
+    lines = "; ".join(f"{e.path}:{e.line_no} {e.reason}: {e.detail[:120]}" for e in errors[:3])
+    return f"{read}, {coverage.errors if coverage else len(errors)} ingest error(s), latest: {lines}"
 
 
 def _log(paths: DaemonPaths) -> Check:

@@ -228,7 +228,9 @@ class _Daemon:
             self.activity,
             stopping,
             lambda: self._describe(ingest),
-            lambda limit: replace(store_report(control, limit), backfill=ingest.backfill.snapshot()),
+            lambda limit: replace(
+                store_report(control, limit, self.config.sources), backfill=ingest.backfill.snapshot()
+            ),
             Access.at(self.paths.http_secret),
             HOST,
         )

@@ -5,15 +5,18 @@ While the daemon runs it holds the chDB directory; other processes get the same 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 
+from moraine.config import SourceConfig
 from moraine.daemon.client import DaemonUnreachable
 from moraine.daemon.routes import STATUS_PATH
+from moraine.harnesses.found import FoundAgent, agents_found
 from moraine.store.client import Store
 from moraine.store.status import (
     IngestErrorRow,
@@ -32,9 +35,11 @@ class StoreReport:
     coverage: dict[str, SourceCoverage]
     errors: list[IngestErrorRow]
     backfill: dict[str, Any] | None = None  # the daemon's backfill progress (``PassProgress.snapshot``)
+    agents: list[FoundAgent] = field(default_factory=list)  # the agents found on this machine
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "agents": [agent.to_json() for agent in self.agents],
             "backfill": self.backfill,
             "counts": self.counts,
             "coverage": {
@@ -90,12 +95,19 @@ class StoreReport:
             coverage,
             errors,
             backfill if isinstance(backfill, dict) else None,
+            [FoundAgent.from_json(agent) for agent in raw.get("agents", [])],
         )
 
 
-def store_report(store: Store, error_limit: int) -> StoreReport:
-    """Read the report from ``store``."""
-    return StoreReport(table_counts(store), source_coverage(store), recent_errors(store, error_limit))
+def store_report(store: Store, error_limit: int, sources: Sequence[SourceConfig] = ()) -> StoreReport:
+    """Read the report from ``store``; the agents found are those of ``sources`` whose location exists."""
+    coverage = source_coverage(store)
+    return StoreReport(
+        table_counts(store),
+        coverage,
+        recent_errors(store, error_limit),
+        agents=agents_found(sources, coverage),
+    )
 
 
 def fetch_report(socket_path: Path, error_limit: int, timeout: float = 30.0) -> StoreReport:

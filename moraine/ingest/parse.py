@@ -15,7 +15,7 @@ from datetime import datetime
 
 from moraine.attention.extract import TouchContext, extract_touches
 from moraine.ids import session_key
-from moraine.ingest.adapters.base import Adapter
+from moraine.harnesses._shared.base import Adapter
 from moraine.ingest.batch import Batch
 from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
 from moraine.ingest.reader import ReadItem, Reader

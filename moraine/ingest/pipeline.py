@@ -26,7 +26,7 @@ from pathlib import Path
 from moraine.config import Config, SourceConfig, glob_root
 from moraine.errors import IngestWorkerError, StoreError
 from moraine.ingest.adapters import adapter_for, reader_for
-from moraine.ingest.adapters.base import Adapter, StreamContext
+from moraine.harnesses._shared.base import Adapter, StreamContext
 from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
 from moraine.ingest.chunk import rekey

@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from moraine.ingest.model import Event, EventType
+from moraine.ingest.model import Event, EventType, TokenUsage
 from moraine.ingest.reader import ReadItem
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.ingest.sessions import compact
@@ -15,6 +15,7 @@ from moraine.search.tokenize import term_counts
 __all__ = [
     "EVENT_COLUMNS",
     "MAX_INDEXED_CHARS",
+    "USAGE_COLUMNS",
     "clean",
     "dumps",
     "event_row",
@@ -26,6 +27,8 @@ __all__ = [
 ]
 
 MAX_INDEXED_CHARS = 200_000
+# Event.usage (TokenUsage) field -> events column (migration 011), in this order at the end of EVENT_COLUMNS.
+USAGE_COLUMNS = ("usage_input", "usage_output", "usage_cache_read", "usage_cache_write", "usage_reasoning")
 EVENT_COLUMNS = (
     "session_key",
     "seq",
@@ -56,6 +59,7 @@ EVENT_COLUMNS = (
     "stream_id",
     "source_offset",
     "source_line",
+    *USAGE_COLUMNS,
 )
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MIN = datetime(1900, 1, 1, tzinfo=UTC)
@@ -164,7 +168,21 @@ def event_row(
         stream_id,
         source.offset,
         source.line_no,
+        *_usage(event.usage),
     )
+
+
+def _usage(usage: TokenUsage | None) -> tuple[int | None, ...]:
+    """Return the usage columns of an event: every count, or all None when the trace records none."""
+    if usage is None:
+        return (None,) * len(USAGE_COLUMNS)
+    counts = (usage.input, usage.output, usage.cache_read, usage.cache_write, usage.reasoning)
+    return tuple(count if _is_count(count) else None for count in counts)
+
+
+def _is_count(value: object) -> bool:
+    """Return whether ``value`` fits a UInt64 column (a trace's odd value is dropped, never a failed insert)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
 
 
 def _opt(value: str | None) -> str | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from moraine.config import SourceConfig
-from moraine.ingest.adapters.base import StreamContext
+from moraine.harnesses._shared.base import StreamContext
 from moraine.ingest.batch import SessionMeta
 from moraine.ingest.checkpoints import Checkpoint
 from moraine.ingest.identity import FileIdentity, fingerprint

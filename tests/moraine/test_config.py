@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from moraine.config import HARNESSES, default_sources, harness_for_source, load_config
+from moraine.config import default_sources, harness_for_source, load_config
 from moraine.errors import ConfigError
+from moraine.harnesses import harnesses
 
 STANDARD = {
     "claude", "codex", "cursor", "cursor-sqlite", "hermes", "kimi-cli", "kiro", "nac", "omp", "opencode", "pi",
@@ -34,7 +35,7 @@ def test_without_a_file_every_standard_source_and_harness_is_configured(_home: P
     config = load_config()
     assert config.store_dsn == f"chdb://{_home / 'store'}"
     assert {s.name for s in config.sources} >= STANDARD
-    assert {s.harness for s in config.sources} == set(HARNESSES)
+    assert {s.harness for s in config.sources} == {h.name for h in harnesses().values() if h.locations}
     assert config.redact is True
     assert config.path is None
 

@@ -7,8 +7,8 @@ import shlex
 import pytest
 
 from moraine.ids import could_be_native_id
-from moraine.ingest.sources import DEFAULT_SOURCES
-from moraine.resume import RESUME_ARGUMENTS, resume_command
+from moraine.harnesses import harnesses
+from moraine.resume import resume_command
 
 UUID = "7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 
@@ -50,8 +50,10 @@ def test_sessions_without_a_resume_command_get_none(harness: str, native: str | 
     assert resume_command(harness, native) is None
 
 
-def test_every_resume_command_is_for_a_harness_moraine_indexes() -> None:
-    assert set(RESUME_ARGUMENTS) <= {row[1] for row in DEFAULT_SOURCES}
+def test_every_harness_with_a_resume_command_has_a_location_moraine_indexes() -> None:
+    resumable = [h for h in harnesses().values() if h.resume is not None]
+    assert {"claude-code", "codex", "kimi-cli", "opencode", "qwen-code"} <= {h.name for h in resumable}
+    assert all(h.locations or h.importer for h in resumable)
 
 
 @pytest.mark.parametrize(

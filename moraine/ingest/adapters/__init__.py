@@ -1,59 +1,40 @@
-"""The registries: harness -> adapter class, and source format -> reader class, named by import path.
+"""Adapter and reader lookup: the harness registry (``moraine.harnesses``) names every adapter and reader.
 
-To add a harness, add one line to ``_ADAPTERS`` (``"harness": "moraine.ingest.adapters.<module>:<Class>"``); the
-class is instantiated with no arguments and must satisfy ``moraine.ingest.adapters.base.Adapter``. A source format
-other than JSONL needs one line in ``_READERS`` (a class satisfying ``moraine.ingest.reader.Reader``, instantiated
-with no arguments). Sources whose harness or format has nothing importable are reported as "no adapter yet", never
-as a failure.
+A harness declares its adapter (``Harness.adapter``) and its readers (``Harness.readers``: reader name ->
+``"module:Class"``) by import path; each class is instantiated with no arguments. The JSONL reader is built in.
+Sources whose harness or reader has nothing importable are reported as "no adapter yet", never as a failure.
 """
 
 from __future__ import annotations
 
 import importlib
-
 from typing import Any
 
+from moraine.harnesses._shared.base import Adapter
 from moraine.harnesses.registry import harness, harnesses
-from moraine.ingest.adapters.base import Adapter
 from moraine.ingest.reader import Reader
 
-__all__ = ["adapter_for", "has_adapter", "reader_for"]
+__all__ = ["JSONL_READER", "adapter_for", "has_adapter", "reader_for"]
 
-_ADAPTERS: dict[str, str] = {
-    "codex": "moraine.ingest.adapters.codex:CodexAdapter",
-    "claude-code": "moraine.ingest.adapters.claude_code:ClaudeCodeAdapter",
-    "cursor": "moraine.ingest.adapters.cursor:CursorAdapter",
-    "hermes": "moraine.ingest.adapters.hermes:HermesAdapter",
-    "kimi-cli": "moraine.ingest.adapters.kimi:KimiAdapter",
-    "kiro-cli": "moraine.ingest.adapters.kiro:KiroAdapter",
-    "nac": "moraine.ingest.adapters.nac:NacAdapter",
-    "opencode": "moraine.ingest.adapters.opencode:OpenCodeAdapter",
-    "pi-coding-agent": "moraine.ingest.adapters.pi:PiAdapter",
-    "prime-agent": "moraine.ingest.adapters.prime_agent:PrimeAgentAdapter",
-    "qwen-code": "moraine.ingest.adapters.qwen:QwenAdapter",
-}
-_READERS: dict[str, str] = {
-    "jsonl": "moraine.ingest.jsonl:JsonlReader",
-    "session_json": "moraine.ingest.readers.hermes_json:HermesSessionReader",
-    "cursor_sqlite": "moraine.ingest.readers.sqlite_cursor:CursorSqliteReader",
-    "opencode_sqlite": "moraine.ingest.readers.sqlite_opencode:OpenCodeReader",
-    "nac_sqlite": "moraine.ingest.readers.sqlite_nac:NacReader",
-}
+JSONL_READER = "moraine.ingest.jsonl:JsonlReader"
 
 
-def _registered(table: dict[str, str], name: str) -> str | None:
-    """Return where the registry says ``name``'s adapter (or reader) is, for the harnesses it declares."""
-    if table is _ADAPTERS:
-        declared = harness(name)
-        return declared.adapter if declared is not None else None
+def _reader_target(name: str) -> str | None:
+    """Return where the reader called ``name`` is: built in (``jsonl``) or declared by some harness."""
+    if name == "jsonl":
+        return JSONL_READER
     for candidate in harnesses().values():
         if name in candidate.readers:
             return candidate.readers[name]
     return None
 
 
-def _load(table: dict[str, str], name: str) -> type[Any] | None:
-    target = table.get(name) or _registered(table, name)
+def _adapter_target(name: str) -> str | None:
+    declared = harness(name)
+    return declared.adapter if declared is not None else None
+
+
+def _load(target: str | None) -> type[Any] | None:
     if target is None:
         return None
     module_name, _, attr = target.partition(":")
@@ -69,16 +50,16 @@ def _load(table: dict[str, str], name: str) -> type[Any] | None:
 
 def has_adapter(harness: str) -> bool:
     """Return whether an adapter for ``harness`` is available."""
-    return _load(_ADAPTERS, harness) is not None
+    return _load(_adapter_target(harness)) is not None
 
 
 def adapter_for(harness: str) -> Adapter | None:
     """Return a fresh adapter for ``harness``, or None when none exists yet."""
-    cls = _load(_ADAPTERS, harness)
+    cls = _load(_adapter_target(harness))
     return cls() if cls is not None else None
 
 
 def reader_for(format: str) -> Reader | None:
     """Return a reader for a source format, or None when none exists yet."""
-    cls = _load(_READERS, format)
+    cls = _load(_reader_target(format))
     return cls() if cls is not None else None

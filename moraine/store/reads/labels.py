@@ -10,19 +10,6 @@ __all__ = ["TITLE_CHARS", "display_label", "session_title"]
 
 _PREVIEW_CHARS = 120
 TITLE_CHARS = 80
-_HARNESS_NAMES = {
-    "codex": "Codex",
-    "claude-code": "Claude Code",
-    "cursor": "Cursor",
-    "hermes": "Hermes",
-    "kiro-cli": "Kiro CLI",
-    "kimi-cli": "Kimi CLI",
-    "nac": "NAC",
-    "opencode": "OpenCode",
-    "pi-coding-agent": "Pi Coding Agent",
-    "prime-agent": "Prime Agent",
-    "qwen-code": "Qwen Code",
-}
 _MODE_WORDS = {
     "web_search": "web search",
     "mcp_internal": "MCP session",
@@ -68,7 +55,7 @@ def display_label(session: SessionRecord) -> str:
         if fallback and fallback.strip():
             return fallback.strip()
     declared = registered(session.harness)
-    harness = _HARNESS_NAMES.get(session.harness) or (declared.display_name if declared else session.harness)
+    harness = declared.display_name if declared else session.harness
     mode = _MODE_WORDS.get(session.mode, session.mode or "session")
     updated = format_timestamp(session.updated_at) or "unknown time"
     turns = f"{session.turn_count} turn{'' if session.turn_count == 1 else 's'}"

@@ -11,13 +11,13 @@ from click.testing import CliRunner
 from moraine.cli import main
 from moraine.store.client import Store
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "harnesses"
 
 
 @pytest.fixture
 def config(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(FIXTURES / "codex" / "sessions", tmp_path / "codex")
-    shutil.copytree(FIXTURES / "claude_code" / "projects", tmp_path / "claude")
+    shutil.copytree(FIXTURES / "codex" / "home" / ".codex" / "sessions", tmp_path / "codex")
+    shutil.copytree(FIXTURES / "claude_code" / "home" / ".claude" / "projects", tmp_path / "claude")
     monkeypatch.setenv("MORAINE_HOME", str(tmp_path / "home"))
     path = tmp_path / "config.toml"
     path.write_text(

@@ -24,7 +24,7 @@ from moraine.server.runtime import cursor_secret
 from moraine.server.service import ToolService
 from moraine.store.client import Store
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "harnesses"
 COUPON_FIX = "session:ses_8P46V0DKXM0VW"  # the Claude Code fixture session titled "Coupon fix" (4 turns)
 MARCH = ("--since", "2026-03-01T00:00:00Z", "--until", "2026-04-01T00:00:00Z")
 
@@ -32,8 +32,8 @@ MARCH = ("--since", "2026-03-01T00:00:00Z", "--until", "2026-04-01T00:00:00Z")
 @pytest.fixture
 def config(store: Store, ingest_into_store: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Ingest the Codex and Claude Code fixtures; return a config naming that store (and a home of its own)."""
-    shutil.copytree(FIXTURES / "codex" / "sessions", tmp_path / "codex")
-    shutil.copytree(FIXTURES / "claude_code" / "projects", tmp_path / "claude")
+    shutil.copytree(FIXTURES / "codex" / "home" / ".codex" / "sessions", tmp_path / "codex")
+    shutil.copytree(FIXTURES / "claude_code" / "home" / ".claude" / "projects", tmp_path / "claude")
     assert ingest_into_store([tmp_path / "codex"], source="codex").events > 20
     assert ingest_into_store([tmp_path / "claude"], source="claude", harness="claude-code").events > 20
     monkeypatch.setenv("MORAINE_HOME", str(tmp_path / "home"))

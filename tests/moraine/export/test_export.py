@@ -28,7 +28,7 @@ from moraine.server.service import ToolService
 from moraine.store.client import Store
 from moraine.web.export import export_route
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "claude_code" / "projects"
+FIXTURE = Path(__file__).resolve().parents[2] / "harnesses" / "claude_code" / "home" / ".claude" / "projects"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REGEN = os.environ.get("MORAINE_REGEN_GOLDENS") == "1"
 SESSION_ID = "session:ses_8P46V0DKXM0VW"  # "Coupon fix" (5f0c2a9e-...): four turns, tool calls and outputs

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from moraine.ingest.adapters.base import StreamContext
+from moraine.harnesses._shared.base import StreamContext
 from moraine.ingest.model import Emitted, Event, EventType, RawRecord, SessionInfo
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store

@@ -18,7 +18,7 @@ import pytest
 
 from moraine.config import SourceConfig
 from moraine.errors import IngestWorkerError
-from moraine.ingest.adapters.base import StreamContext
+from moraine.harnesses._shared.base import StreamContext
 from moraine.ingest.model import Emitted, RawRecord
 from moraine.ingest.pipeline import Ingestor, IngestSummary, ingest_paths
 from moraine.store.client import Store

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from moraine.ingest.adapters.base import StreamContext
+from moraine.harnesses._shared.base import StreamContext
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
 
 

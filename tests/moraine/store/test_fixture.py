@@ -17,13 +17,13 @@ def test_store_fixture_yields_a_migrated_empty_database(store: Store) -> None:
 def test_ingest_into_store_builds_a_corpus_through_the_real_pipeline(
     store: Store, ingest_into_store: Any
 ) -> None:
-    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
-    summary = ingest_into_store([fixtures / "codex" / "sessions"], source="codex")
+    fixtures = Path(__file__).resolve().parents[2] / "harnesses"
+    summary = ingest_into_store([fixtures / "codex" / "home" / ".codex" / "sessions"], source="codex")
     assert summary.files == 3
     assert summary.events > 20
     rows = store.query(f"SELECT DISTINCT source, harness FROM {store.table('sessions')} FINAL")
     assert rows == [("codex", "codex")]
-    claude = ingest_into_store([fixtures / "claude_code" / "projects"], source="claude")
+    claude = ingest_into_store([fixtures / "claude_code" / "home" / ".claude" / "projects"], source="claude")
     assert claude.events > 10
     assert store.query(
         f"SELECT DISTINCT harness FROM {store.table('sessions')} FINAL WHERE source = 'claude'"

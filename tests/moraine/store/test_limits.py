@@ -18,7 +18,7 @@ from moraine.server.service import ToolReply, ToolService
 from moraine.store.client import Store
 from moraine.store.limits import DEFAULT_MAX_MEMORY_USAGE, DEFAULT_MAX_TEMPORARY_DISK, StatementLimits
 
-CODEX = Path(__file__).resolve().parents[2] / "fixtures" / "codex" / "sessions"
+CODEX = Path(__file__).resolve().parents[2] / "harnesses" / "codex" / "home" / ".codex" / "sessions"
 _TINY = StatementLimits(max_memory_usage=64 * 1024)
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 from moraine.semantic.vectors import nearest
 from moraine.store.client import Store
 from moraine.store.reads.search import session_lengths_sql
+from moraine.ingest.rows import USAGE_COLUMNS
 from moraine.store.recovery import delete_stream_tail
 
-CODEX = Path(__file__).parents[2] / "fixtures" / "codex"
+CODEX = Path(__file__).parents[2] / "harnesses" / "codex" / "home" / ".codex"
 REBUILT = ("events", "turns", "sessions")
 
 
@@ -134,6 +135,30 @@ def test_vector_granules_keep_every_vector_and_the_nearest_search(store: Store, 
         assert found[0][2] > 0.99
         tables = {str(row[0]) for row in reopened.query(f"SHOW TABLES FROM {store.database}")}
         assert "vectors_rebuild" not in tables
+        assert reopened.migrate() == []
+    finally:
+        reopened.close()
+
+
+def test_event_usage_columns_are_added_to_a_store_that_has_rows(
+    store: Store, store_dsn: str, ingest_into_store
+) -> None:  # type: ignore[no-untyped-def]
+    ingest_into_store([CODEX])
+    events = store.table("events")
+    count = store.query(f"SELECT count() FROM {events}")[0][0]
+    # Put the table back where 010 left it: no usage columns, 011 not recorded.
+    for column in USAGE_COLUMNS:
+        store.command(f"ALTER TABLE {events} DROP COLUMN {column}")
+    store.command(f"DELETE FROM {store.table('schema_migrations')} WHERE version = 11")
+
+    reopened = Store.open(store_dsn, database=store.database)
+    try:
+        columns = {str(row[0]) for row in reopened.query(f"DESCRIBE TABLE {events}")}
+        assert set(USAGE_COLUMNS) <= columns
+        assert reopened.query(f"SELECT count(), countIf(usage_input IS NULL) FROM {events}")[0] == (
+            count,
+            count,
+        )
         assert reopened.migrate() == []
     finally:
         reopened.close()

@@ -1,0 +1,19 @@
+"""Claude Code: JSONL transcripts under ``~/.claude/projects`` (and Claude Desktop's agent mode on macOS)."""
+
+from moraine.harnesses.declaration import Harness, Location, Resume
+
+_COWORK = "~/Library/Application Support/Claude/local-agent-mode-sessions"
+
+HARNESS = Harness(
+    name="claude-code",
+    display_name="Claude Code",
+    adapter="moraine.harnesses.claude_code.adapter:ClaudeCodeAdapter",
+    locations=(
+        Location("claude", "~/.claude/projects/**/*.jsonl", windows_glob="~/.claude/projects/**/*.jsonl"),
+        # Claude Desktop's local agent mode keeps Claude Code transcripts of its own, on macOS only.
+        Location("claude-cowork", None, macos_glob=f"{_COWORK}/**/.claude/projects/**/*.jsonl"),
+    ),
+    resume=Resume(("claude", "--resume")),
+    reads="user and assistant messages, thinking, tool calls and results, sub-agent transcripts, titles, model",
+    not_read="file-history snapshots, todo lists, shell snapshots and settings outside the transcripts",
+)

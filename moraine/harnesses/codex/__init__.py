@@ -1,0 +1,15 @@
+"""Codex: rollout JSONL files under ``~/.codex/sessions``."""
+
+from moraine.harnesses.declaration import Harness, Location, Resume
+
+HARNESS = Harness(
+    name="codex",
+    display_name="Codex",
+    adapter="moraine.harnesses.codex.adapter:CodexAdapter",
+    locations=(
+        Location("codex", "~/.codex/sessions/**/*.jsonl", windows_glob="~/.codex/sessions/**/*.jsonl"),
+    ),
+    resume=Resume(("codex", "resume")),
+    reads="user and assistant messages, reasoning (encrypted kept opaque), tool calls and outputs, turn ends, model",
+    not_read="archived sessions (~/.codex/archived_sessions), the history.jsonl prompt log",
+)

@@ -1,0 +1,15 @@
+"""pi-coding-agent (and its fork oh-my-pi): session-tree JSONL files."""
+
+from moraine.harnesses.declaration import Harness, Location
+
+HARNESS = Harness(
+    name="pi-coding-agent",
+    display_name="Pi Coding Agent",
+    adapter="moraine.harnesses.pi_coding_agent.adapter:PiAdapter",
+    locations=(
+        Location("pi", "~/.pi/agent/sessions/**/*.jsonl", windows_glob="~/.pi/agent/sessions/**/*.jsonl"),
+        Location("omp", "~/.omp/agent/sessions/**/*.jsonl", windows_glob="~/.omp/agent/sessions/**/*.jsonl"),
+    ),
+    reads="messages (user, assistant, tool results, bash executions), thinking, compactions, session names",
+    not_read="abandoned branches of the session tree are read like the rest (no branch selection)",
+)

@@ -1,0 +1,141 @@
+"""NAC adapter and its SQLite reader: golden output, worker sessions, re-polling, locks and schema drift."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
+
+from moraine.harnesses.nac.adapter import NacAdapter
+from moraine.harnesses.nac.reader import NacReader
+
+HERE = Path(__file__).parent
+HOME = HERE / "home"
+SQL = HOME / ".nac/store.db.sql"
+
+
+def build(path: Path, journal: str = "wal") -> Path:
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA journal_mode={journal}")
+    connection.executescript(SQL.read_text(encoding="utf-8"))
+    connection.commit()
+    connection.close()
+    return path
+
+
+def read(reader: NacReader, path: Path, offset: int = 0):
+    items = list(reader.read(path, offset, 0))
+    return [i.record if i.record is not None else i.error for i in items], (
+        items[-1].end if items else offset
+    )
+
+
+def normalized(tmp_path: Path) -> list[dict]:
+    db = build(tmp_path / "store.db")
+    records, _ = read(NacReader(), db)
+    return run_adapter(NacAdapter(), records, db, "nac")[0]
+
+
+def test_nac_store_matches_golden(tmp_path: Path) -> None:
+    assert_golden(normalized(tmp_path), HERE / "expected/store.golden.json")
+
+
+def test_moraine_tool_calls_are_normalized_with_the_original_spelling_kept(tmp_path: Path) -> None:
+    calls = [e for e in events(normalized(tmp_path)) if e["is_moraine_tool"]]
+    assert [(e["type"], e["tool_name"]) for e in calls] == [
+        ("tool_call", "search_sessions"),
+        ("tool_response", "search_sessions"),
+    ]
+    assert {e["provenance"]["original_tool_name"] for e in calls} == {"mcp__moraine__search_sessions"}
+
+
+def test_workers_are_sessions_linked_to_their_parent_and_remote_rows_are_skipped(tmp_path: Path) -> None:
+    items = normalized(tmp_path)
+    workers = [i for i in items if i["item"] == "session_info" and i["parent_session"]]
+    assert [(w["session"], w["parent_session"]) for w in workers] == [
+        ("nac-orchid:worker:repotter", "nac-orchid"),
+        ("nac-orchid:worker:watering", "nac-orchid"),
+    ]
+    assert not any("REMOTE" in e["text"] for e in events(items))
+    assert [i["reason"] for i in items if i["item"] == "ingest_error"] == [
+        "malformed_row",
+        "malformed_record",
+        "unknown_record",
+    ]
+
+
+def test_a_rewritten_session_and_new_episodes_emit_only_what_is_new(tmp_path: Path) -> None:
+    db = build(tmp_path / "store.db")
+    reader = NacReader()
+    records, end = read(reader, db)
+    _, state = run_adapter(NacAdapter(), records, db, "nac")
+    again, end_again = read(reader, db, end)
+    assert events(run_adapter(NacAdapter(), again, db, "nac", state)[0]) == []
+    writer = sqlite3.connect(db)
+    writer.execute(
+        "UPDATE sessions SET messages_json = json_insert(messages_json, '$[#]', json(?), '$[#]', json(?)),"
+        " updated_at = '2026-07-20 08:10:00.000000000' WHERE session_id = 'nac-orchid'",
+        ('{"role":"user","content":"And the Cattleya?"}', '{"role":"assistant","content":"Mist it weekly."}'),
+    )
+    writer.execute(
+        "INSERT INTO episodes (thread_name, session_id, action, content, created_at)"
+        " VALUES ('watering', 'nac-orchid', 'update plan', 'plan updated', '2026-07-20 08:11:00')"
+    )
+    writer.commit()
+    writer.close()
+    records, _ = read(reader, db, end_again)
+    texts = [e["text"] for e in events(run_adapter(NacAdapter(), records, db, "nac", state)[0])]
+    assert texts == ["And the Cattleya?", "Mist it weekly.", "update plan", "plan updated"]
+
+
+_HOLD_LOCK = """
+import sqlite3, sys
+
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+c.execute("UPDATE sessions SET messages_json = json_insert(messages_json, '$[#]', json('{\\"role\\":\\"user\\","
+          "\\"content\\":\\"typed under lock\\"}')), updated_at = '2026-07-21 00:00:00' WHERE session_id = 'nac-orchid'")
+print("locked", flush=True)
+sys.stdin.readline()
+c.execute("COMMIT")
+print("committed", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_a_locked_store_is_retried_without_losing_rows(tmp_path: Path) -> None:
+    db = build(tmp_path / "store.db", journal="delete")
+    reader = NacReader()
+    records, end = read(reader, db)
+    _, state = run_adapter(NacAdapter(), records, db, "nac")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        assert read(reader, db, end) == ([], end)
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "committed"
+        records, _ = read(reader, db, end)
+    finally:
+        holder.stdin.write("\n")
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    texts = [e["text"] for e in events(run_adapter(NacAdapter(), records, db, "nac", state)[0])]
+    assert texts == ["typed under lock"]
+
+
+def test_an_unknown_schema_is_reported_once(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    connection = sqlite3.connect(db)
+    connection.execute("CREATE TABLE sessions (id TEXT)")
+    connection.commit()
+    connection.close()
+    reader = NacReader()
+    assert [r.reason for r in read(reader, db)[0]] == ["schema_drift"]
+    assert read(reader, db)[0] == []
