@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from harness_home import Expect, build_home, expectation
+from harnesses.harness_home import Expect, build_home, expectation
 
 from fixtures.corpus.builder import scratch_store
 from handlers.file_attention import file_attention_data
@@ -37,7 +37,7 @@ ATTENTION_DEFAULTS: dict[str, Any] = {
     "mutations_only": False,
     "limit": 50,
 }
-PACKAGES = ["gemini_cli"]
+PACKAGES = ["gemini_cli", "copilot_cli"]
 EXPECTS = [expectation(package) for package in PACKAGES]
 
 

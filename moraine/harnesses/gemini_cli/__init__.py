@@ -1,31 +1,20 @@
 """Gemini CLI (Google): chat files under ``~/.gemini/tmp/<project>/chats/``, a JSON document or JSONL each."""
 
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harnesses._locations import in_home
+from moraine.harnesses.declaration import Harness, Resume
 
 __all__ = ["HARNESS"]
 
-_CHATS = "~/.gemini/tmp/*/chats"
+_TMP = "~/.gemini/tmp"
+_CHATS = f"{_TMP}/*/chats"
 
 HARNESS = Harness(
     name="gemini-cli",
     display_name="Gemini CLI",
     adapter="moraine.harnesses.gemini_cli.adapter:GeminiCliAdapter",
     locations=(
-        Location(
-            source="gemini-cli",
-            glob=f"{_CHATS}/session-*.json",
-            watch_root="~/.gemini/tmp",
-            reader="gemini_json",
-            windows_glob="~/.gemini/tmp/*/chats/session-*.json",
-            windows_watch_root="~/.gemini/tmp",
-        ),
-        Location(
-            source="gemini-cli-jsonl",
-            glob=f"{_CHATS}/session-*.jsonl",
-            watch_root="~/.gemini/tmp",
-            windows_glob="~/.gemini/tmp/*/chats/session-*.jsonl",
-            windows_watch_root="~/.gemini/tmp",
-        ),
+        in_home("gemini-cli", f"{_CHATS}/session-*.json", _TMP, reader="gemini_json"),
+        in_home("gemini-cli-jsonl", f"{_CHATS}/session-*.jsonl", _TMP),
     ),
     readers={"gemini_json": "moraine.harnesses.gemini_cli.reader:GeminiChatReader"},
     resume=Resume(("gemini", "--resume")),

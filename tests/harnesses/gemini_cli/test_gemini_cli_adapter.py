@@ -6,11 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from harnesses.harness_read import events, normalize_file
+
 from moraine.harnesses.gemini_cli.adapter import GeminiCliAdapter
 from moraine.harnesses.gemini_cli.reader import GeminiChatReader
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.jsonl import JsonlReader
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind, TokenUsage
+from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind, TokenUsage
 from moraine.ingest.reader import Reader
 
 HOME = Path(__file__).resolve().parent / "home" / ".gemini" / "tmp"
@@ -20,20 +22,7 @@ JSONL_CHAT = next(HOME.glob("*/chats/session-*.jsonl"))
 
 def read(reader: Reader, path: Path, ctx: StreamContext, offset: int = 0) -> tuple[list[Emitted], int]:
     """Return what the adapter makes of the records from ``offset``, and the position to resume from."""
-    out: list[Emitted] = []
-    end = offset
-    for item in reader.read(path, offset, 0):
-        if item.error is not None:
-            out.append(item.error)
-        if item.record is not None:
-            out.extend(GeminiCliAdapter().normalize(item.record, ctx))
-        end = item.end
-    ctx.state = json.loads(json.dumps(ctx.state))  # a checkpoint round trip
-    return out, end
-
-
-def events(items: list[Emitted]) -> list[Event]:
-    return [item for item in items if isinstance(item, Event)]
+    return normalize_file(GeminiCliAdapter(), path, ctx, reader, offset)
 
 
 def test_a_json_chat_reads_prompts_thoughts_calls_results_usage_and_the_summary_title() -> None:
