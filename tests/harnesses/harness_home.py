@@ -26,7 +26,7 @@ class Expect:
     source: str
     keyword: str
     title: str
-    touched_file: str
+    touched_file: str | None  # None: the traces read record no tool calls
     sessions: int
     resume: str | None
     usage: bool
