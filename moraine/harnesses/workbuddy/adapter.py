@@ -17,15 +17,8 @@ from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_int,
-    as_list,
-    as_str,
-    output_text,
-    parse_json_string,
-    read_timestamp,
-)
+from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, output_text
+from moraine.ingest.adapters.fields import parse_json_string, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, SessionInfo, TokenUsage
 
 __all__ = ["WorkBuddyAdapter"]
