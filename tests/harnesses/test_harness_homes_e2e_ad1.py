@@ -37,7 +37,16 @@ ATTENTION_DEFAULTS: dict[str, Any] = {
     "mutations_only": False,
     "limit": 50,
 }
-PACKAGES = ["gemini_cli", "copilot_cli", "antigravity", "qwenpaw", "iflow", "qoder", "workbuddy"]
+PACKAGES = [
+    "gemini_cli",
+    "copilot_cli",
+    "antigravity",
+    "qwenpaw",
+    "iflow",
+    "qoder",
+    "workbuddy",
+    "openclaude",
+]
 EXPECTS = [expectation(package) for package in PACKAGES]
 TOUCHING = [e for e in EXPECTS if e.touched_file]  # harnesses whose traces record their tool calls
 
