@@ -37,16 +37,19 @@ ATTENTION_DEFAULTS: dict[str, Any] = {
     "mutations_only": False,
     "limit": 50,
 }
-PACKAGES = [
-    "gemini_cli",
-    "copilot_cli",
-    "antigravity",
-    "qwenpaw",
-    "iflow",
-    "qoder",
-    "workbuddy",
-    "openclaude",
-]
+PACKAGES = sorted(  # the harness folders of this group, each with its home/ and expect.json
+    [
+        "gemini_cli",
+        "copilot_cli",
+        "antigravity",
+        "qwenpaw",
+        "iflow",
+        "qoder",
+        "workbuddy",
+        "openclaude",
+        "grok",
+    ]
+)
 EXPECTS = [expectation(package) for package in PACKAGES]
 TOUCHING = [e for e in EXPECTS if e.touched_file]  # harnesses whose traces record their tool calls
 
