@@ -27,14 +27,8 @@ from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters._sidecar import fresh_sidecar
 from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_list,
-    as_str,
-    output_text,
-    parse_json_string,
-    parse_timestamp,
-)
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text
+from moraine.ingest.adapters.fields import parse_json_string, parse_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, SessionInfo
 
 __all__ = ["GrokAdapter"]
