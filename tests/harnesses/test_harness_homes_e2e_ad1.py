@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from harnesses.harness_store import SECRET, harness_sessions
 from harnesses.harness_home import Expect, build_home, expectation
 
 from fixtures.corpus.builder import scratch_store
 from handlers.file_attention import file_attention_data
-from handlers.list_sessions import list_data
 from handlers.open import open_data
 from handlers.search_sessions import search_data
 from moraine.config import default_sources
@@ -30,7 +30,6 @@ from moraine.ingest.pipeline import Ingestor
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
-SECRET = "e2e-secret"
 ATTENTION_DEFAULTS: dict[str, Any] = {
     "scope": "all",
     "granularity": "events",
@@ -89,22 +88,6 @@ def _search(store: Store, query: str, harness: str | None = None) -> list[dict[s
     return list(data["results"])
 
 
-def _sessions(store: Store, harness: str) -> list[dict[str, Any]]:
-    listed = list_data(
-        store,
-        start_datetime="1970-01-02T00:00:00Z",
-        end_datetime="2100-01-01T00:00:00Z",
-        limit=100,
-        cursor=None,
-        mode=None,
-        harness=harness,
-        source=None,
-        sort="desc",
-        cursor_secret=SECRET,
-    )
-    return [s["session"] for s in listed["sessions"]]
-
-
 @pytest.mark.parametrize("expect", EXPECTS, ids=[e.harness for e in EXPECTS])
 def test_search_finds_the_planted_keyword_under_its_harness_and_source_only(
     corpus: Store, expect: Expect
@@ -122,7 +105,7 @@ def test_search_finds_the_planted_keyword_under_its_harness_and_source_only(
 
 @pytest.mark.parametrize("expect", EXPECTS, ids=[e.harness for e in EXPECTS])
 def test_list_sessions_filters_by_harness_and_shows_the_title(corpus: Store, expect: Expect) -> None:
-    sessions = _sessions(corpus, expect.harness)
+    sessions = harness_sessions(corpus, expect.harness)
     assert len(sessions) == expect.sessions
     assert {s["harness"] for s in sessions} == {expect.harness}
     assert expect.title in {s["title"] for s in sessions}

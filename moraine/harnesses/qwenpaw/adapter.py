@@ -13,10 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from moraine.ingest.adapters._blocks import block_call, spoken_block
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_list, as_str, output_text, parse_json_string
+from moraine.ingest.adapters.fields import as_list, as_str, output_text
 from moraine.ingest.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["QwenPawAdapter"]
@@ -86,16 +87,11 @@ def _local_time(value: Any, out: list[Emitted]) -> datetime | None:
 def _assistant(blocks: list[dict[str, Any]], record: RecordEvents) -> list[Emitted]:
     events: list[Event] = []
     for block in blocks:
-        kind = block.get("type")
-        if kind == "thinking" and as_str(block.get("thinking")):
-            events.append(record.reasoning(block["thinking"]))
-        elif kind == "text" and as_str(block.get("text")):
-            events.append(record.answer(block["text"]))
-        elif kind == "tool_use":
-            arguments = block.get("input")
-            if arguments is None:
-                arguments = parse_json_string(block.get("raw_input"))
-            events.append(record.tool_call(as_str(block.get("name")), as_str(block.get("id")), arguments))
+        spoken = spoken_block(block, record)
+        if spoken is not None:
+            events.append(spoken)
+        elif block.get("type") == "tool_use":
+            events.append(block_call(block, record))
     return end_message(events)
 
 
