@@ -8,12 +8,14 @@ One event a line: ``{type, data, id, parentId, timestamp}``. ``session.start`` c
 ``session.info``/``session.error`` the CLI's notices; ``session.compaction_complete`` a compaction. A reply
 without tool requests ends the agent loop, so its text is the turn's answer. The session's name is in
 ``workspace.yaml`` beside ``events.jsonl`` (the current layout; the older layout is one ``<id>.jsonl`` file).
+The early ``history-session-state/`` files are read by ``history``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from moraine.harnesses.copilot_cli.history import HEADER_RECORD, MESSAGE_RECORD, history_record
 from moraine.harnesses.copilot_cli.workspace import workspace_name
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents
@@ -45,6 +47,8 @@ class CopilotCliAdapter(ObjectAdapter):
 
     def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one session event."""
+        if data.get("record") in (HEADER_RECORD, MESSAGE_RECORD):
+            return history_record(data, ctx)
         kind = as_str(data.get("type"))
         body = as_dict(data.get("data"))
         out: list[Emitted] = []

@@ -31,7 +31,7 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 class WholeJsonReader(ReportsOnce):
     """Yield a whole-document trace's records after the saved position.
 
-    By default the document is a session object with a ``messages`` list: record 0 is ``{"record":
+    By default the document is a session object with a list of messages under ``messages_key``: record 0 is ``{"record":
     header_record, "session": <the header_keys of the object>}``, record ``i + 1`` is ``{"record":
     message_record, "session": ..., "index": i, "message": <message i>}``. Other shapes override ``records``.
     """
@@ -42,16 +42,17 @@ class WholeJsonReader(ReportsOnce):
     header_record = "session"
     message_record = "message"
     header_keys: tuple[str, ...] = ()
+    messages_key = "messages"
 
     def records(self, document: Any, path: Path) -> list[dict[str, Any]] | None:
         """Return the document's records in order, or None when it is not the expected shape."""
-        if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
+        if not isinstance(document, dict) or not isinstance(document.get(self.messages_key), list):
             return None
         header = {key: document[key] for key in self.header_keys if key in document}
         records: list[dict[str, Any]] = [{"record": self.header_record, "session": header}]
         records.extend(
             {"record": self.message_record, "session": header, "index": index, "message": message}
-            for index, message in enumerate(document["messages"])
+            for index, message in enumerate(document[self.messages_key])
         )
         return records
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from harnesses.harness_read import events, normalize_file
 
 from moraine.harnesses.copilot_cli.adapter import CopilotCliAdapter
+from moraine.harnesses.copilot_cli.history import CopilotHistoryReader
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.model import EventType, IngestError, SessionInfo, TerminalKind, TokenUsage
 
@@ -64,3 +65,20 @@ def test_bad_input_is_reported_and_unknown_events_are_ignored(tmp_path: Path) ->
         "timestamp_parse_error",
     ]
     assert [(e.type, e.text, e.session) for e in events(items)] == [(EventType.USER_INPUT, "", tmp_path.name)]
+
+
+def test_an_early_history_file_reads_its_chat_messages_calls_and_results() -> None:
+    early = next((STATE.parent / "history-session-state").glob("session_*.json"))
+    items, end = normalize_file(CopilotCliAdapter(), early, reader=CopilotHistoryReader())
+    assert end == 7  # the header and six messages
+    found = events(items)
+    assert {e.session for e in found} == {"c3a1e5b0-4d2f-4e8a-9b17-6f0d2c8e1a93"}
+    kinds = "user_input assistant_response tool_call tool_response tool_call tool_response assistant_response"
+    assert [e.type.value for e in found] == kinds.split()
+    assert found[4].arguments["path"] == "/home/dev/skyline/README.md"
+    assert (found[5].tool_call_id, found[5].tool_name) == (
+        "call_h2",
+        "str_replace_editor",
+    )  # named by its call
+    assert found[-1].is_final_answer and not found[1].is_final_answer
+    assert found[0].provenance["timestamp_source"] == "session_start" and found[0].timestamp.year == 2025
