@@ -14,7 +14,8 @@ generated_title, session_summary, created_at, updated_at, current_model_id, pare
 Context blocks Grok injects into prompts (``<user_info>``, ``<git_status>``, ``<system-reminder>``,
 ``<agent_skills>``, ``<mcp_servers>``) are removed from the prompt text. Rows carry no time: an event takes the
 session's ``updated_at`` from ``summary.json`` when first read (said in its provenance). An assistant row without
-tool calls ends the agent loop: its text is the turn's answer.
+tool calls ends the agent loop: its text is the turn's answer. A ``chat_format_version`` other than 0 and 1 is
+reported once per version of ``summary.json`` (its rows are still read as far as they are understood).
 """
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text
 from moraine.ingest.adapters.fields import parse_json_string, parse_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, SessionInfo
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["GrokAdapter"]
 
 _CONTEXT_BLOCKS = re.compile(
     r"<(user_info|git_status|system-reminder|agent_skills|mcp_servers)>.*?(?:</\1>|\Z)", re.DOTALL
 )
+_KNOWN_VERSIONS = (None, 0, 1)  # absent: a summary older than the field
 _LEGACY_KINDS = {"user": "user", "assistant": "assistant", "tool": "tool_result", "system": "system"}
 
 
@@ -88,7 +90,14 @@ def _summary(ctx: StreamContext) -> list[Emitted]:
     if updated:
         ctx.state["updated_at"] = updated
     started, _ = parse_timestamp(summary.get("created_at"))
+    version = summary.get("chat_format_version")
+    unknown = (
+        []
+        if version in _KNOWN_VERSIONS
+        else [IngestError("unknown_format_version", f"chat_format_version {version!r}")]
+    )
     return [
+        *unknown,
         SessionInfo(
             session=session,
             title=as_str(summary.get("generated_title")) or as_str(summary.get("session_summary")),
@@ -96,7 +105,7 @@ def _summary(ctx: StreamContext) -> list[Emitted]:
             model=as_str(summary.get("current_model_id")),
             started_at=started,
             parent_session=as_str(summary.get("parent_session_id")),
-        )
+        ),
     ]
 
 

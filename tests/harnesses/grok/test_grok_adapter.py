@@ -54,3 +54,15 @@ def test_bad_rows_are_reported_and_unknown_rows_ignored(tmp_path: Path) -> None:
     items, _ = normalize_file(GrokAdapter(), history)
     assert [i.reason for i in items if isinstance(i, IngestError)] == ["malformed_record"]
     assert [(e.session, e.text, e.timestamp) for e in events(items)] == [("s1", "hi", None)]
+
+
+def test_an_unknown_chat_format_version_is_reported_once_per_summary(tmp_path: Path) -> None:
+    history = tmp_path / "s2" / "chat_history.jsonl"
+    history.parent.mkdir()
+    history.write_text(
+        '{"type":"user","content":"one","prompt_index":0}\n{"type":"user","content":"two","prompt_index":1}\n'
+    )
+    (history.parent / "summary.json").write_text('{"info": {"id": "s2"}, "chat_format_version": 7}')
+    items, _ = normalize_file(GrokAdapter(), history)
+    assert [i.detail for i in items if isinstance(i, IngestError)] == ["chat_format_version 7"]
+    assert [e.text for e in events(items)] == ["one", "two"]
