@@ -12,6 +12,7 @@ reply is its answer. Tool calls have no ids in an export: a call is named by its
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from moraine.harnesses._export import with_answers
