@@ -48,12 +48,11 @@ class ChatGptAdapter(ObjectAdapter):
         return [info, *with_answers(events)]
 
 
-def _time(value: Any) -> Any:
-    return (
-        epoch_to_datetime(float(value))
-        if isinstance(value, int | float) and not isinstance(value, bool)
-        else None
-    )
+def _time(value: Any) -> datetime | None:
+    """Return the instant of an export's ``create_time`` (Unix seconds; absent or null: None)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return epoch_to_datetime(float(value))
 
 
 def _branch(mapping: dict[str, Any], leaf: str | None) -> list[dict[str, Any]]:
