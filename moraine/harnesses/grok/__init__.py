@@ -1,7 +1,7 @@
 """Grok Build (xAI): chat histories under ``~/.grok/sessions/<cwd>/<session id>/``."""
 
 from moraine.harnesses._locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harnesses.declaration import Harness, Resume
 
 __all__ = ["HARNESS"]
 
@@ -10,6 +10,7 @@ HARNESS = Harness(
     display_name="Grok Build",
     adapter="moraine.harnesses.grok.adapter:GrokAdapter",
     locations=(in_home("grok", "~/.grok/sessions/*/*/chat_history.jsonl", "~/.grok/sessions"),),
+    resume=Resume(("grok", "--resume")),
     reads=(
         "chat_history.jsonl in the current (typed rows) and legacy (chat-completions rows) versions: prompts "
         "without injected context blocks, interjections, reasoning, replies, tool calls and results, server-side "
@@ -17,6 +18,6 @@ HARNESS = Harness(
     ),
     not_read=(
         "per-row times and per-turn token usage (updates.jsonl; events take the session's updated_at), "
-        "signals.json metrics; no resume command (none documented that takes a session id)"
+        "signals.json metrics; GROK_HOME when it moves ~/.grok"
     ),
 )

@@ -1,7 +1,7 @@
 """Qoder (IDE and CLI) and QoderWork: Claude Code-style transcripts under their ``projects/`` folders."""
 
 from moraine.harnesses._locations import in_home
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harnesses.declaration import Harness, Location, Resume
 
 __all__ = ["HARNESS"]
 
@@ -21,9 +21,10 @@ HARNESS = Harness(
             windows_glob=f"~/AppData/Roaming/{_SHARED}/**/*.jsonl",
         ),
     ),
+    resume=Resume(("qodercli", "--resume")),
     reads=(
         "transcripts in Claude Code's format (prompts, replies, thinking, tool calls and results, models, cwd, "
         "sub-agent transcripts), the <session>-session.json sidecar's title, working directory and fork parent"
     ),
-    not_read="no resume command (none documented that takes a session id)",
+    not_read="<session>/state.json (session state), QODER_CONFIG_DIR when it moves ~/.qoder",
 )
