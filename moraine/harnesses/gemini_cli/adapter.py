@@ -61,6 +61,8 @@ def _document_record(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     if not isinstance(message, dict):
         out.append(IngestError("malformed_record", f"message {data.get('index')} is not an object"))
         return out
+    if not as_str(message.get("id")):  # the newest message is read again: its position names it
+        message = {**message, "id": f"#{data.get('index')}"}
     return out + _message(message, ctx)
 
 

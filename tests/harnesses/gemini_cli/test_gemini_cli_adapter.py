@@ -119,3 +119,15 @@ def test_bad_input_is_reported_and_never_crashes(tmp_path: Path) -> None:
     errors = [item.reason for item in items if isinstance(item, IngestError)]
     assert errors == ["malformed_record", "unknown_record"]
     assert events(items) == []
+
+
+def test_a_newest_message_without_an_id_is_not_emitted_twice_when_read_again(tmp_path: Path) -> None:
+    chat = tmp_path / "chats" / "session-noid.json"
+    chat.parent.mkdir()
+    _chat(chat, [{"type": "user", "content": "hello"}])
+    ctx = StreamContext(chat, "gemini-cli")
+    first, end = read(GeminiChatReader(), chat, ctx)
+    assert [e.text for e in events(first)] == ["hello"]
+    _chat(chat, [{"type": "user", "content": "hello"}, {"type": "gemini", "content": "hi"}])
+    second, _ = read(GeminiChatReader(), chat, ctx, end)
+    assert [e.text for e in events(second)] == ["hi"]
