@@ -7,7 +7,9 @@ pass: agents fill in their newest message after first writing it (tool results, 
 is not passed until a later record exists; the adapter emits only what it has not emitted of it before.
 
 A version of the file that is not valid JSON (caught mid-write, or broken) or not the expected shape is reported
-once per version and yields nothing; the position stays, so the next version is read from the same place.
+once per version and yields nothing; the position stays, so the next version is read from the same place. A
+document rewritten with fewer records than were read (an agent that compacts its history in place) is reported
+the same way; what it holds then is not read again.
 """
 
 from __future__ import annotations
@@ -78,6 +80,10 @@ class WholeJsonReader(ReportsOnce):
         records = self.records(document, path)
         if records is None:
             yield from self._once(path, stat, f"not {self.shape}", offset, line_no)
+            return
+        if offset > len(records):
+            detail = f"{len(records)} records where {offset} were read before: rewritten shorter, not re-read"
+            yield from self._once(path, stat, detail, offset, line_no)
             return
         last = len(records) - 1
         for position in range(max(offset, 0), len(records)):

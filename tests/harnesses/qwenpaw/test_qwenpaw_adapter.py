@@ -63,3 +63,16 @@ def test_bad_entries_and_documents_are_reported(tmp_path: Path) -> None:
     session.write_text('{"agent": {}}', encoding="utf-8")
     items, _ = normalize_file(QwenPawAdapter(), session, reader=QwenPawSessionReader())
     assert [i.reason for i in items if isinstance(i, IngestError)] == ["malformed_session_file"]
+
+
+def test_a_memory_rewritten_shorter_than_what_was_read_is_reported_once(tmp_path: Path) -> None:
+    session = tmp_path / "w" / "sessions" / "s.json"
+    session.parent.mkdir(parents=True)
+    entry = [{"role": "user", "content": "hello"}, []]
+    session.write_text(json.dumps({"agent": {"memory": {"content": [entry, entry, entry]}}}))
+    reader = QwenPawSessionReader()
+    _, end = normalize_file(QwenPawAdapter(), session, reader=reader)
+    session.write_text(json.dumps({"agent": {"memory": {"content": [entry]}}}))
+    items, _ = normalize_file(QwenPawAdapter(), session, reader=reader, offset=end)
+    assert [i.reason for i in items if isinstance(i, IngestError)] == ["malformed_session_file"]
+    assert normalize_file(QwenPawAdapter(), session, reader=reader, offset=end)[0] == []
