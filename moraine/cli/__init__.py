@@ -29,6 +29,7 @@ def main(ctx: click.Context, config_path: str | None) -> None:
 
 
 from moraine.cli.doctor import doctor  # noqa: E402 (commands register after the group exists)
+from moraine.cli.imports import import_command  # noqa: E402 (commands register after the group exists)
 from moraine.cli.ingest import ingest  # noqa: E402 (commands register after the group exists)
 from moraine.cli.mcp import mcp  # noqa: E402 (commands register after the group exists)
 from moraine.cli.serve import serve  # noqa: E402 (commands register after the group exists)
@@ -44,6 +45,7 @@ from moraine.cli.tools import (  # noqa: E402 (commands register after the group
 from moraine.cli.web import web  # noqa: E402 (commands register after the group exists)
 
 main.add_command(doctor)
+main.add_command(import_command)
 main.add_command(ingest)
 main.add_command(mcp)
 main.add_command(serve)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from moraine.config import default_sources
+from moraine.harnesses import harnesses
+from moraine.harnesses._export import export_source, find_export, place_export
 
 __all__ = ["HARNESS_TESTS", "Expectation", "build_home", "expectations", "fixture_files", "write_config"]
 
@@ -66,6 +68,10 @@ def build_home(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for home in sorted(HARNESS_TESTS.glob("*/home")):
         shutil.copytree(home, root, dirs_exist_ok=True)
+    for export in sorted(
+        HARNESS_TESTS.glob("*/export")
+    ):  # data exports, kept where `moraine import` keeps them
+        place_export(find_export(export), root / ".moraine")
     for dump in sorted(root.rglob("*.sql")):
         database = dump.with_suffix("")
         connection = sqlite3.connect(database)
@@ -86,6 +92,14 @@ def write_config(moraine_home: Path, store: str | None = None, database: str | N
     for source in default_sources():
         if not source.enabled:
             lines += ["[[sources]]", f"name = {json.dumps(source.name)}", "enabled = true"]
+    for (
+        name,
+        declared,
+    ) in harnesses().items():  # the exports build_home placed, read as `moraine import` reads them
+        if declared.importer:
+            source = export_source(name, moraine_home)
+            lines += ["[[sources]]", *(f"{key} = {json.dumps(value)}" for key, value in (
+                ("name", source.name), ("harness", name), ("glob", source.glob), ("format", source.format)))]  # fmt: skip
     moraine_home.mkdir(parents=True, exist_ok=True)
     path = moraine_home / "config.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

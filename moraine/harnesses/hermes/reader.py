@@ -9,71 +9,18 @@ yields no records and is reported once; the position stays, so the next version 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from moraine.harnesses._shared.whole_json import MAX_FILE_BYTES, WholeJsonReader
 
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
-from moraine.harnesses._shared.once import ReportsOnce
-
-__all__ = ["HEADER_RECORD", "MESSAGE_RECORD", "HermesSessionReader"]
+__all__ = ["HEADER_RECORD", "MAX_FILE_BYTES", "MESSAGE_RECORD", "HermesSessionReader"]
 
 HEADER_RECORD = "hermes_session"
 MESSAGE_RECORD = "hermes_message"
-# Session files are small; anything beyond this is not a Hermes session file.
-MAX_FILE_BYTES = 256 * 1024 * 1024
-_HEADER_KEYS = ("session_id", "model", "platform", "base_url", "session_start", "last_updated", "title")
 
 
-class HermesSessionReader(ReportsOnce):
+class HermesSessionReader(WholeJsonReader):
     """Yield a Hermes session file's header and messages after the saved position."""
 
-    byte_offsets = False
-
-    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        """Yield the records after position ``offset`` (0 = nothing read yet)."""
-        try:
-            stat = path.stat()
-            if stat.st_size > MAX_FILE_BYTES:
-                yield from self._once(
-                    path, stat, f"file of {stat.st_size} bytes is too large", offset, line_no
-                )
-                return
-            document = json.loads(path.read_bytes())
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError) as exc:
-            try:
-                stat = path.stat()
-            except OSError:
-                return
-            yield from self._once(path, stat, f"not readable as JSON yet: {exc}", offset, line_no)
-            return
-        if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
-            yield from self._once(
-                path, stat, "not a Hermes session object (no messages list)", offset, line_no
-            )
-            return
-        header = {key: document[key] for key in _HEADER_KEYS if key in document}
-        records: list[dict[str, Any]] = [{"record": HEADER_RECORD, "session": header}]
-        records.extend(
-            {"record": MESSAGE_RECORD, "session": header, "index": index, "message": message}
-            for index, message in enumerate(document["messages"])
-        )
-        for position in range(max(offset, 0), len(records)):
-            line_no += 1
-            yield ReadItem(
-                RawRecord(records[position], line_no, position),
-                None,
-                position,
-                line_no,
-                position + 1,
-                line_no,
-            )
-
-    def _once(self, path: Path, stat: Any, detail: str, offset: int, line_no: int) -> Iterator[ReadItem]:
-        """Report a problem with this version of the file (a rewrite is a new version) once."""
-        token = (str(path), int(stat.st_mtime_ns), int(stat.st_size))
-        yield from self.once(token, IngestError("malformed_session_file", detail), offset, line_no)
+    reopen_last = False  # Hermes writes a message whole
+    shape = "a Hermes session object (no messages list)"
+    header_record, message_record = HEADER_RECORD, MESSAGE_RECORD
+    header_keys = ("session_id", "model", "platform", "base_url", "session_start", "last_updated", "title")

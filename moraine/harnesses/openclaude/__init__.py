@@ -1,0 +1,15 @@
+"""OpenClaude: Claude Code-format transcripts under ``~/.openclaude/projects/``."""
+
+from moraine.harnesses._locations import in_home
+from moraine.harnesses.declaration import Harness
+
+__all__ = ["HARNESS"]
+
+HARNESS = Harness(
+    name="openclaude",
+    display_name="OpenClaude",
+    adapter="moraine.harnesses.openclaude.adapter:OpenClaudeAdapter",
+    locations=(in_home("openclaude", "~/.openclaude/projects/**/*.jsonl", "~/.openclaude/projects"),),
+    reads="everything Claude Code's adapter reads (the same transcript format), sub-agent transcripts included",
+    not_read="no resume command (OpenClaude's flags are not documented here; Claude Code's are not assumed)",
+)
