@@ -17,6 +17,7 @@ from typing import Any
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 from moraine.ingest.readers._once import ReportsOnce
+from moraine.ingest.readers._whole_file import load_whole
 
 __all__ = ["HEADER_RECORD", "MESSAGE_RECORD", "HermesSessionReader"]
 
@@ -34,22 +35,12 @@ class HermesSessionReader(ReportsOnce):
 
     def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
         """Yield the records after position ``offset`` (0 = nothing read yet)."""
-        try:
-            stat = path.stat()
-            if stat.st_size > MAX_FILE_BYTES:
-                yield from self._once(
-                    path, stat, f"file of {stat.st_size} bytes is too large", offset, line_no
-                )
-                return
-            document = json.loads(path.read_bytes())
-        except FileNotFoundError:
+        loaded = load_whole(path, MAX_FILE_BYTES, lambda p: json.loads(p.read_bytes()), "JSON")
+        if loaded.gone:
             return
-        except (OSError, ValueError) as exc:
-            try:
-                stat = path.stat()
-            except OSError:
-                return
-            yield from self._once(path, stat, f"not readable as JSON yet: {exc}", offset, line_no)
+        stat, document = loaded.stat, loaded.value
+        if loaded.problem is not None:
+            yield from self._once(path, stat, loaded.problem, offset, line_no)
             return
         if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
             yield from self._once(

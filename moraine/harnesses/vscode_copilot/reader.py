@@ -1,0 +1,134 @@
+"""Read VS Code chat sessions (``chatSessions/<id>.json`` snapshots and ``<id>.jsonl`` operation logs) by request.
+
+VS Code keeps one file per chat session: older versions rewrite a JSON snapshot ``{version, sessionId,
+creationDate, customTitle, requests: [...]}``, newer ones append an operation log (``oplog.replay``) that builds the
+same object. Either way the session grows by requests (one user prompt and the response to it), so positions count
+requests: position ``i`` means the first ``i`` requests were read. Each pass rebuilds the session and yields the
+requests after the saved position that are settled: every request but the last, and the last once VS Code stored
+its ``result`` (it finished) or the file has been left alone for ``settle_seconds``. Each record carries the
+session's metadata as it is now (a title set later reaches the adapter with the next request) and the workspace
+folder from the ``workspace.json`` beside ``chatSessions``. A ``.json`` snapshot whose ``.jsonl`` log exists is the
+same session in its old form and is skipped. A file that cannot be read as a session is reported once per version
+of the file; an unknown format version once per file.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from moraine.harnesses.vscode_copilot.oplog import replay
+from moraine.ingest.model import IngestError, RawRecord
+from moraine.ingest.reader import ReadItem
+from moraine.ingest.readers._once import ReportsOnce
+from moraine.ingest.readers._whole_file import load_whole
+
+__all__ = ["KNOWN_VERSIONS", "REQUEST_RECORD", "VscodeChatReader", "file_uri_path"]
+
+REQUEST_RECORD = "vscode_chat_request"
+KNOWN_VERSIONS = frozenset({1, 2, 3})
+MAX_FILE_BYTES = 512 * 1024 * 1024
+SETTLE_SECONDS = 600.0
+_META_KEYS = ("version", "sessionId", "creationDate", "lastMessageDate", "customTitle", "initialLocation")
+
+
+class VscodeChatReader(ReportsOnce):
+    """Yield a chat session file's settled requests after the saved position (see the module docstring)."""
+
+    byte_offsets = False
+
+    def __init__(
+        self, settle_seconds: float = SETTLE_SECONDS, clock: Callable[[], float] = time.time
+    ) -> None:
+        super().__init__()
+        self.settle_seconds = settle_seconds
+        self.clock = clock
+
+    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Yield the settled requests after position ``offset`` (0 = nothing read yet)."""
+        if path.suffix not in (".json", ".jsonl"):
+            return  # a backup or temporary file beside the sessions
+        if path.suffix == ".json" and path.with_suffix(".jsonl").is_file():
+            return
+        loaded = load_whole(path, MAX_FILE_BYTES, _load, "a chat session")
+        if loaded.gone:
+            return
+        if loaded.problem is not None:
+            yield from self._problem(path, loaded.stat, loaded.problem, offset, line_no)
+            return
+        stat, (session, skipped) = loaded.stat, loaded.value
+        if skipped:
+            detail = f"{skipped} operation line(s) could not be applied"
+            yield from self._problem(path, None, detail, offset, line_no)
+        if not isinstance(session, dict) or not isinstance(session.get("requests"), list):
+            yield from self._problem(
+                path, stat, "not a chat session object (no requests list)", offset, line_no
+            )
+            return
+        version = session.get("version")
+        if version is not None and version not in KNOWN_VERSIONS:
+            error = IngestError(
+                "unknown_format_version", f"chat session version {version!r} (read as version 3)"
+            )
+            yield from self.once(("version", str(path)), error, offset, line_no)
+        meta = {key: session[key] for key in _META_KEYS if key in session}
+        meta.setdefault("sessionId", path.stem)
+        cwd = _workspace_folder(path)
+        requests = session["requests"]
+        idle = self.clock() - stat.st_mtime >= self.settle_seconds
+        for position in range(max(offset, 0), len(requests)):
+            request = requests[position]
+            last = position == len(requests) - 1
+            if last and not idle and not (isinstance(request, dict) and "result" in request):
+                return  # still being answered: read on a later pass
+            line_no += 1
+            data = {
+                "record": REQUEST_RECORD,
+                "session": meta,
+                "cwd": cwd,
+                "index": position,
+                "request": request,
+            }
+            yield ReadItem(RawRecord(data, line_no, position), None, position, line_no, position + 1, line_no)
+
+    def _problem(self, path: Path, stat: Any, detail: str, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Report a problem with this version of the file (a rewrite or an append is a new version) once."""
+        token = (str(path), stat.st_mtime_ns if stat else None, stat.st_size if stat else None, detail)
+        yield from self.once(token, IngestError("malformed_session_file", detail), offset, line_no)
+
+
+def _load(path: Path) -> tuple[Any, int]:
+    """Return the session object of a snapshot or an operation log, and how many log lines were skipped."""
+    if path.suffix == ".jsonl":
+        with path.open("rb") as handle:
+            return replay(handle)
+    return json.loads(path.read_bytes()), 0
+
+
+def _workspace_folder(path: Path) -> str | None:
+    """Return the folder of the workspace a ``workspaceStorage/<hash>/chatSessions`` file belongs to."""
+    manifest = path.parent.parent / "workspace.json"
+    try:
+        folder = json.loads(manifest.read_bytes()).get("folder")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return file_uri_path(folder)
+
+
+def file_uri_path(uri: Any) -> str | None:
+    """Return the local path of a ``file://`` URI (or a VS Code URI object's ``fsPath``/``path``), else None."""
+    if isinstance(uri, dict):
+        for key in ("fsPath", "path"):
+            if isinstance(uri.get(key), str) and uri.get("scheme", "file") == "file":
+                return str(uri[key])
+        return file_uri_path(uri.get("external"))
+    if not isinstance(uri, str) or not uri.startswith("file://"):
+        return None
+    path = unquote(urlparse(uri).path)
+    if len(path) > 2 and path[0] == "/" and path[2] == ":":  # file:///c:/Users/... on Windows
+        path = path[1:]
+    return path or None
