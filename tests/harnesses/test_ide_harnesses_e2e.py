@@ -23,7 +23,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "ide-e2e-secret"
-PKGS = ["vscode_copilot"]
+PKGS = ["vscode_copilot", "cline", "roo_code", "kilo"]
 EXPECTS = [expectation(pkg) for pkg in PKGS]
 
 

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harnesses._vscode import PRODUCTS, user_location
+from moraine.harnesses.declaration import Harness
 
-_PRODUCTS = (("vscode", "Code"), ("vscode-insiders", "Code - Insiders"), ("vscodium", "VSCodium"))
+# (source-name suffix, folder below User/): per-workspace sessions, and empty-window/transferred ones.
 _FOLDERS = (("", "workspaceStorage/*/chatSessions"), ("-global", "globalStorage/*ChatSessions"))
-
-
-def _location(prefix: str, product: str, suffix: str, folder: str) -> Location:
-    files = f"User/{folder}/*.json*"
-    return Location(
-        source=f"{prefix}-copilot{suffix}",
-        glob=f"~/.config/{product}/{files}",
-        reader="vscode_chat",
-        macos_glob=f"~/Library/Application Support/{product}/{files}",
-        windows_glob=f"~/AppData/Roaming/{product}/{files}",
-    )
-
 
 HARNESS = Harness(
     name="vscode-copilot",
     display_name="VS Code Copilot",
     adapter="moraine.harnesses.vscode_copilot.adapter:VscodeCopilotAdapter",
     locations=tuple(
-        _location(prefix, product, suffix, folder)
-        for prefix, product in _PRODUCTS
-        for suffix, folder in _FOLDERS
+        user_location(f"vscode-copilot{build}{kind}", product, f"{folder}/*.json*", "vscode_chat")
+        for build, product in PRODUCTS
+        for kind, folder in _FOLDERS
     ),
     readers={"vscode_chat": "moraine.harnesses.vscode_copilot.reader:VscodeChatReader"},
     reads=(

@@ -15,8 +15,7 @@ of the file; an unknown format version once per file.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -24,8 +23,7 @@ from urllib.parse import unquote, urlparse
 from moraine.harnesses.vscode_copilot.oplog import replay
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
-from moraine.ingest.readers._once import ReportsOnce
-from moraine.ingest.readers._whole_file import load_whole
+from moraine.ingest.readers._whole_file import SettlingReader, load_whole
 
 __all__ = ["KNOWN_VERSIONS", "REQUEST_RECORD", "VscodeChatReader", "file_uri_path"]
 
@@ -36,17 +34,10 @@ SETTLE_SECONDS = 600.0
 _META_KEYS = ("version", "sessionId", "creationDate", "lastMessageDate", "customTitle", "initialLocation")
 
 
-class VscodeChatReader(ReportsOnce):
+class VscodeChatReader(SettlingReader):
     """Yield a chat session file's settled requests after the saved position (see the module docstring)."""
 
-    byte_offsets = False
-
-    def __init__(
-        self, settle_seconds: float = SETTLE_SECONDS, clock: Callable[[], float] = time.time
-    ) -> None:
-        super().__init__()
-        self.settle_seconds = settle_seconds
-        self.clock = clock
+    default_settle_seconds = SETTLE_SECONDS
 
     def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
         """Yield the settled requests after position ``offset`` (0 = nothing read yet)."""
@@ -79,7 +70,7 @@ class VscodeChatReader(ReportsOnce):
         meta.setdefault("sessionId", path.stem)
         cwd = _workspace_folder(path)
         requests = session["requests"]
-        idle = self.clock() - stat.st_mtime >= self.settle_seconds
+        idle = self.idle(stat)
         for position in range(max(offset, 0), len(requests)):
             request = requests[position]
             last = position == len(requests) - 1

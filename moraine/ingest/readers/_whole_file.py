@@ -2,17 +2,22 @@
 
 ``load_whole`` bounds the size, tells "the file is gone" (nothing to do) apart from "this version of the file cannot
 be read" (a problem to report once), and returns the file's stat so the caller can name the version it read.
+``SettlingReader`` is the base of readers of such files that hold back the part still being written until the file
+has been left alone for a while.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Loaded", "load_whole"]
+from moraine.ingest.readers._once import ReportsOnce
+
+__all__ = ["Loaded", "SettlingReader", "load_whole"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +49,22 @@ def load_whole(path: Path, max_bytes: int, load: Callable[[Path], Any], what: st
         except OSError:
             return Loaded()
         return Loaded(stat=stat, problem=f"not readable as {what} yet: {exc}")
+
+
+class SettlingReader(ReportsOnce):
+    """A reader of whole files whose newest part counts as written once the file is ``settle_seconds`` old.
+
+    ``clock`` is the time source (tests move it). Positions are record counts, not byte offsets.
+    """
+
+    byte_offsets = False
+    default_settle_seconds = 30.0
+
+    def __init__(self, settle_seconds: float | None = None, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
+        self.settle_seconds = self.default_settle_seconds if settle_seconds is None else settle_seconds
+        self.clock = clock
+
+    def idle(self, stat: os.stat_result) -> bool:
+        """Return whether the file (as ``stat`` saw it) has been left alone for ``settle_seconds``."""
+        return self.clock() - stat.st_mtime >= self.settle_seconds
