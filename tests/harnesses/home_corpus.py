@@ -1,7 +1,8 @@
 """A fake home holding the fixtures of several harnesses, ingested from their standard locations into one store.
 
 Each harness's ``tests/harnesses/<pkg>/home/`` is copied into one temporary HOME (a ``*.sql`` dump is built into
-the SQLite database named by the dump's path without ``.sql``); the harness's standard sources (its registered
+the SQLite database named by the dump's path without ``.sql``) and every file is dated a day back, as on a machine
+where no agent is running right now; the harness's standard sources (its registered
 locations, Linux paths) are discovered under that HOME and ingested, so the test proves the default globs, the
 readers and the adapters together. ``expect.json`` beside ``home/`` says what the corpus must show.
 """
@@ -12,6 +13,7 @@ import json
 import os
 import shutil
 import sqlite3
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,7 +38,7 @@ class Expect:
     source: str
     keyword: str
     title: str
-    touched_file: str
+    touched_file: str | None  # None for a harness whose trace records no tool calls
     sessions: int
     resume: str | None
     usage: bool
@@ -60,6 +62,10 @@ def build_home(pkgs: Iterable[str], home: Path) -> Path:
         finally:
             connection.close()
         dump.unlink()
+    quiet = time.time() - 86400
+    for path in home.rglob("*"):
+        if path.is_file():
+            os.utime(path, (quiet, quiet))
     return home
 
 

@@ -23,7 +23,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "ide-e2e-secret"
-PKGS = ["vscode_copilot", "cline", "roo_code", "kilo"]
+PKGS = ["vscode_copilot", "cline", "roo_code", "kilo", "windsurf", "trae"]
 EXPECTS = [expectation(pkg) for pkg in PKGS]
 
 
@@ -99,7 +99,9 @@ def test_open_walks_the_session_with_its_resume_command(corpus: Store, expect: E
     types: set[str] = set()
     for turn in opened["turns"]:
         types.update(e["type"] for e in _open(corpus, turn["id"], limit=200)["events"])
-    assert {"user_input", "assistant_response", "tool_call", "tool_response"} <= types
+    assert {"user_input", "assistant_response"} <= types
+    if expect.touched_file is not None:
+        assert {"tool_call", "tool_response"} & types
     assert expect.keyword in _open(corpus, hit["id"])["content"]["text"]
 
 
@@ -109,6 +111,8 @@ def _open(store: Store, id: str, limit: int | None = None) -> dict[str, Any]:
 
 @pytest.mark.parametrize("expect", EXPECTS, ids=PKGS)
 def test_file_attention_finds_the_file_the_edit_tool_touched(corpus: Store, expect: Expect) -> None:
+    if expect.touched_file is None:
+        pytest.skip(f"{expect.harness} records no tool calls")
     unbounded = dict.fromkeys(("start_datetime", "end_datetime", "tool", "source", "launch_dir"))
     request = {"scope": "all", "granularity": "events", "mutations_only": False, "limit": 50, **unbounded}
     result = file_attention_data(corpus, path=expect.touched_file, harness=expect.harness, **request)

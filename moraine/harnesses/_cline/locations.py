@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._vscode import EDITORS, user_location
+from moraine.harnesses._vscode import EDITORS, product_locations
 from moraine.harnesses.declaration import Location
 
 __all__ = ["READER", "task_locations"]
@@ -12,7 +12,5 @@ READER = "cline_task"  # declared by the cline harness, used by every harness of
 
 def task_locations(prefix: str, extension: str) -> tuple[Location, ...]:
     """Return one source per editor (VS Code and the forks extensions run in) for the extension's tasks."""
-    below_user = f"globalStorage/{extension}/tasks/*/ui_messages.json"
-    return tuple(
-        user_location(f"{prefix}{suffix}", product, below_user, READER) for suffix, product in EDITORS
-    )
+    tasks = (("", f"globalStorage/{extension}/tasks/*/ui_messages.json"),)
+    return product_locations(prefix, EDITORS, tasks, READER)

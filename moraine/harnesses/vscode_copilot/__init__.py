@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._vscode import PRODUCTS, user_location
+from moraine.harnesses._vscode import PRODUCTS, product_locations
 from moraine.harnesses.declaration import Harness
 
 # (source-name suffix, folder below User/): per-workspace sessions, and empty-window/transferred ones.
-_FOLDERS = (("", "workspaceStorage/*/chatSessions"), ("-global", "globalStorage/*ChatSessions"))
+_FOLDERS = (
+    ("", "workspaceStorage/*/chatSessions/*.json*"),
+    ("-global", "globalStorage/*ChatSessions/*.json*"),
+)
 
 HARNESS = Harness(
     name="vscode-copilot",
     display_name="VS Code Copilot",
     adapter="moraine.harnesses.vscode_copilot.adapter:VscodeCopilotAdapter",
-    locations=tuple(
-        user_location(f"vscode-copilot{build}{kind}", product, f"{folder}/*.json*", "vscode_chat")
-        for build, product in PRODUCTS
-        for kind, folder in _FOLDERS
-    ),
+    locations=product_locations("vscode-copilot", PRODUCTS, _FOLDERS, "vscode_chat"),
     readers={"vscode_chat": "moraine.harnesses.vscode_copilot.reader:VscodeChatReader"},
     reads=(
         "chatSessions/<id>.json snapshots and <id>.jsonl operation logs (workspace, empty-window and transferred "

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from moraine.harnesses.vscode_copilot.reader import REQUEST_RECORD, file_uri_path
+from moraine.harnesses._vscode import file_uri_path
+from moraine.harnesses.vscode_copilot.reader import REQUEST_RECORD
 from moraine.ingest.adapters._events import RecordEvents, mark_final_answer
 from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import TaggedAdapter
@@ -32,7 +33,7 @@ from moraine.ingest.adapters.fields import (
 )
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
 
-__all__ = ["VscodeCopilotAdapter"]
+__all__ = ["VscodeCopilotAdapter", "chat_request"]
 
 _TEXT_KINDS = frozenset({None, "markdownContent", "markdownVuln"})
 _FILE_LINK = re.compile(r"\((file://[^)\s]+)\)")
@@ -40,18 +41,26 @@ _FILE_LINK = re.compile(r"\((file://[^)\s]+)\)")
 
 def _request(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     meta = as_dict(data.get("session"))
+    return chat_request(meta, as_str(data.get("cwd")), data.get("request"), ctx.state, data.get("index"))
+
+
+def chat_request(
+    meta: dict[str, Any], cwd: str | None, request: Any, memory: dict[str, Any], index: Any
+) -> list[Emitted]:
+    """Return the events of one request of a VS Code chat session (``meta``: the session's own fields).
+
+    ``memory`` keeps what was announced of the session (a JSON object the caller keeps per session).
+    """
     session = as_str(meta.get("sessionId"))
-    request = data.get("request")
     if not session or not isinstance(request, dict):
-        return [IngestError("malformed_record", f"chat request {data.get('index')} is not a JSON object")]
+        return [IngestError("malformed_record", f"chat request {index} is not a JSON object")]
     out: list[Emitted] = []
-    cwd = as_str(data.get("cwd"))
     started, _ = parse_timestamp(meta.get("creationDate"))
     title = as_str(meta.get("customTitle"))
     result = request.get("result")
     metadata = as_dict(as_dict(result).get("metadata"))
     model = as_str(metadata.get("resolvedModel")) or _model_id(request.get("modelId"))
-    if changed(ctx.state, "info", [session, title, cwd, model]):
+    if changed(memory, "info", [session, title, cwd, model]):
         out.append(SessionInfo(session=session, title=title, cwd=cwd, model=model, started_at=started))
     timestamp, error = parse_timestamp(request.get("timestamp"))
     if error is not None:

@@ -18,14 +18,14 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 
+from moraine.harnesses._vscode import workspace_folder
 from moraine.harnesses.vscode_copilot.oplog import replay
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 from moraine.ingest.readers._whole_file import SettlingReader, load_whole
 
-__all__ = ["KNOWN_VERSIONS", "REQUEST_RECORD", "VscodeChatReader", "file_uri_path"]
+__all__ = ["KNOWN_VERSIONS", "REQUEST_RECORD", "VscodeChatReader"]
 
 REQUEST_RECORD = "vscode_chat_request"
 KNOWN_VERSIONS = frozenset({1, 2, 3})
@@ -68,7 +68,7 @@ class VscodeChatReader(SettlingReader):
             yield from self.once(("version", str(path)), error, offset, line_no)
         meta = {key: session[key] for key in _META_KEYS if key in session}
         meta.setdefault("sessionId", path.stem)
-        cwd = _workspace_folder(path)
+        cwd = workspace_folder(path.parent.parent)
         requests = session["requests"]
         idle = self.idle(stat)
         for position in range(max(offset, 0), len(requests)):
@@ -98,28 +98,3 @@ def _load(path: Path) -> tuple[Any, int]:
         with path.open("rb") as handle:
             return replay(handle)
     return json.loads(path.read_bytes()), 0
-
-
-def _workspace_folder(path: Path) -> str | None:
-    """Return the folder of the workspace a ``workspaceStorage/<hash>/chatSessions`` file belongs to."""
-    manifest = path.parent.parent / "workspace.json"
-    try:
-        folder = json.loads(manifest.read_bytes()).get("folder")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return file_uri_path(folder)
-
-
-def file_uri_path(uri: Any) -> str | None:
-    """Return the local path of a ``file://`` URI (or a VS Code URI object's ``fsPath``/``path``), else None."""
-    if isinstance(uri, dict):
-        for key in ("fsPath", "path"):
-            if isinstance(uri.get(key), str) and uri.get("scheme", "file") == "file":
-                return str(uri[key])
-        return file_uri_path(uri.get("external"))
-    if not isinstance(uri, str) or not uri.startswith("file://"):
-        return None
-    path = unquote(urlparse(uri).path)
-    if len(path) > 2 and path[0] == "/" and path[2] == ":":  # file:///c:/Users/... on Windows
-        path = path[1:]
-    return path or None
