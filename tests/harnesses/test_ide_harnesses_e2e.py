@@ -23,7 +23,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "ide-e2e-secret"
-PKGS = ["vscode_copilot", "cline", "roo_code", "kilo", "windsurf", "trae"]
+PKGS = ["vscode_copilot", "cline", "roo_code", "kilo", "windsurf", "trae", "trae_cli"]
 EXPECTS = [expectation(pkg) for pkg in PKGS]
 
 
