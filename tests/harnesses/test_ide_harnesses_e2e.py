@@ -23,7 +23,16 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "ide-e2e-secret"
-PKGS = ["vscode_copilot", "cline", "roo_code", "kilo", "windsurf", "trae", "trae_cli"]
+PKGS = [
+    "vscode_copilot",
+    "cline",
+    "roo_code",
+    "kilo",
+    "windsurf",
+    "trae",
+    "trae_cli",
+    "visual_studio_copilot",
+]
 EXPECTS = [expectation(pkg) for pkg in PKGS]
 
 
