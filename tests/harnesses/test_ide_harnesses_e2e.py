@@ -32,6 +32,7 @@ PKGS = [
     "trae",
     "trae_cli",
     "visual_studio_copilot",
+    "zencoder",
 ]
 EXPECTS = [expectation(pkg) for pkg in PKGS]
 
