@@ -41,6 +41,11 @@ class ItemTableReader(SqlitePoller):
     def __init__(self, settle_seconds: float | None = None, clock: Callable[[], float] = time.time) -> None:
         super().__init__(settle_seconds, clock)
         self._seen: dict[tuple[str, str], str] = {}  # (database, key) -> digest of the value last yielded
+        self._unsettled: set[str] = set()
+
+    def holding(self, path: Path) -> bool:
+        """Return whether the last pass saw the database still changing (its newest messages wait for a later one)."""
+        return str(path) in self._unsettled
 
     def poll(
         self, connection: sqlite3.Connection, path: Path, offset: int, line_no: int
@@ -56,6 +61,7 @@ class ItemTableReader(SqlitePoller):
         ).fetchall()
         updated = _updated(path)
         settled = self.clock() - updated >= self.settle_seconds
+        (self._unsettled.discard if settled else self._unsettled.add)(str(path))
         cwd = workspace_folder(path.parent) if path.parent.parent.name == "workspaceStorage" else None
         for key, text in rows:
             digest = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest() + str(settled)

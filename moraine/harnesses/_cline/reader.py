@@ -49,6 +49,7 @@ class ClineTaskReader(SettlingReader):
         assert loaded.stat is not None
         active = not self.idle(loaded.stat)
         end = _settled_end(messages, active)
+        self.hold(path, end < len(messages))
         task = _task(path.parent)
         for position in range(max(offset, 0), end):
             line_no += 1

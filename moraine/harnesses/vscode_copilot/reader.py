@@ -70,12 +70,12 @@ class VscodeChatReader(SettlingReader):
         meta.setdefault("sessionId", path.stem)
         cwd = workspace_folder(path.parent.parent)
         requests = session["requests"]
-        idle = self.idle(stat)
-        for position in range(max(offset, 0), len(requests)):
+        last = requests[-1] if requests else None
+        answered = self.idle(stat) or (isinstance(last, dict) and "result" in last)
+        complete = len(requests) if answered else len(requests) - 1  # the last one is still being answered
+        self.hold(path, complete < len(requests))
+        for position in range(max(offset, 0), complete):
             request = requests[position]
-            last = position == len(requests) - 1
-            if last and not idle and not (isinstance(request, dict) and "result" in request):
-                return  # still being answered: read on a later pass
             line_no += 1
             data = {
                 "record": REQUEST_RECORD,

@@ -54,7 +54,8 @@ def load_whole(path: Path, max_bytes: int, load: Callable[[Path], Any], what: st
 class SettlingReader(ReportsOnce):
     """A reader of whole files whose newest part counts as written once the file is ``settle_seconds`` old.
 
-    ``clock`` is the time source (tests move it). Positions are record counts, not byte offsets.
+    ``clock`` is the time source (tests move it). Positions are record counts, not byte offsets. A subclass calls
+    ``hold`` after each pass: whether it left records of the file for a later one (``holding`` tells the pipeline).
     """
 
     byte_offsets = False
@@ -64,6 +65,15 @@ class SettlingReader(ReportsOnce):
         super().__init__()
         self.settle_seconds = self.default_settle_seconds if settle_seconds is None else settle_seconds
         self.clock = clock
+        self._held: set[str] = set()
+
+    def hold(self, path: Path, held: bool) -> None:
+        """Record whether the pass over ``path`` left records for a later pass."""
+        (self._held.add if held else self._held.discard)(str(path))
+
+    def holding(self, path: Path) -> bool:
+        """Return whether the last pass over ``path`` left records for a later pass."""
+        return str(path) in self._held
 
     def idle(self, stat: os.stat_result) -> bool:
         """Return whether the file (as ``stat`` saw it) has been left alone for ``settle_seconds``."""

@@ -97,6 +97,7 @@ def test_the_reader_stops_before_a_streaming_message_and_a_request_in_flight(tmp
     )
     writing = ClineTaskReader()
     assert read_items(writing, ui)[1] == 1  # the request's usage is not written yet
+    assert writing.holding(ui)  # so the pipeline reads the file again on a later pass
     idle = ClineTaskReader(clock=lambda: os.stat(ui).st_mtime + 3600)
     assert read_items(idle, ui)[1] == 2  # never past a partial message
     records, _ = read_items(idle, ui, offset=1)

@@ -6,11 +6,16 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from harnesses.harness_run import emitted, events, normalize, read_items
+from moraine.config import SourceConfig
 
 from moraine.harnesses.vscode_copilot.oplog import replay
 from moraine.harnesses.vscode_copilot.reader import VscodeChatReader
 from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TerminalKind, TokenUsage
+from moraine.ingest.pipeline import Ingestor
+from moraine.store.client import Store
 
 HOME = Path(__file__).resolve().parent / "home"
 WORKSPACES = HOME / ".config/Code/User/workspaceStorage"
@@ -129,3 +134,23 @@ def test_bad_input_is_reported_not_raised_and_an_unknown_version_once_per_file(t
         RawRecord(["not", "an", "object"], 3, 2),
     ]
     assert [type(i).__name__ for i in normalize("vscode-copilot", bad, future)] == ["IngestError"] * 3
+
+
+def test_a_request_held_back_is_ingested_on_a_later_pass_without_the_file_changing(
+    tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = _write_log(
+        tmp_path / "held.jsonl",
+        [
+            {"kind": 0, "v": {"version": 3, "sessionId": "held", "requests": []}},
+            {"kind": 2, "k": ["requests"], "v": [{"message": {"text": "vscodeheldkeyword"}, "response": []}]},
+        ],
+    )
+    source = SourceConfig(
+        "vscode-copilot", "vscode-copilot", str(tmp_path / "*.jsonl"), str(tmp_path), "vscode_chat"
+    )
+    ingestor = Ingestor(store)
+    assert ingestor.run([source], {source.name: [log]}).events == 0  # the request is still being answered
+    monkeypatch.setattr(VscodeChatReader, "default_settle_seconds", 0.0)  # ... until the file is left alone
+    again = ingestor.run([source], {source.name: [log]})
+    assert (again.unchanged, again.events) == (0, 1)

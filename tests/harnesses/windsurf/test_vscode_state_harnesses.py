@@ -95,8 +95,10 @@ def test_the_newest_message_waits_while_the_database_is_being_written(tmp_path: 
         "memento/icube-ai-agent-storage",
         {"list": [{"sessionId": "s", "messages": [{"role": "user", "content": "only"}]}]},
     )
-    busy, _ = read_items(TraeSessionsReader(), database)
+    reader = TraeSessionsReader()
+    busy, _ = read_items(reader, database)
     assert events(normalize("trae", busy, database)) == []
+    assert reader.holding(database)  # read again on a later pass, when the database has settled
 
 
 def test_bad_state_is_reported_not_raised(tmp_path: Path) -> None:
