@@ -124,7 +124,7 @@ def test_file_attention_finds_the_file_the_edit_tool_touched(corpus: Store, expe
     if expect.touched_file is None:
         pytest.skip(f"{expect.harness} records no tool calls")
     unbounded = dict.fromkeys(("start_datetime", "end_datetime", "tool", "source", "launch_dir"))
-    request = {"scope": "all", "granularity": "events", "mutations_only": False, "limit": 50, **unbounded}
+    request = {"scope": "all", "granularity": "events", "mutations_only": True, "limit": 50, **unbounded}
     result = file_attention_data(corpus, path=expect.touched_file, harness=expect.harness, **request)
     events = result.data["events"]
     assert events, f"no touch of {expect.touched_file}"
