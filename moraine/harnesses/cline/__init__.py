@@ -1,15 +1,21 @@
-"""Cline: the VS Code extension's task folders (``saoudrizwan.claude-dev``), in VS Code and its forks."""
+"""Cline: the task folders of its VS Code extension (``saoudrizwan.claude-dev``, in VS Code and its forks) and of
+its home-data root ``~/.cline/data`` (the same ``tasks/<id>/`` layout)."""
 
 from __future__ import annotations
 
 from moraine.harnesses._cline.locations import READER, task_locations
-from moraine.harnesses.declaration import Harness
+from moraine.harnesses.declaration import Harness, Location
+
+_HOME_TASKS = "~/.cline/data/tasks/*/ui_messages.json"
 
 HARNESS = Harness(
     name="cline",
     display_name="Cline",
     adapter="moraine.harnesses.cline.adapter:ClineAdapter",
-    locations=task_locations("cline", "saoudrizwan.claude-dev"),
+    locations=(
+        *task_locations("cline", "saoudrizwan.claude-dev"),
+        Location(source="cline-home", glob=_HOME_TASKS, reader=READER, windows_glob=_HOME_TASKS),
+    ),
     readers={READER: "moraine.harnesses._cline.reader:ClineTaskReader"},
     reads=(
         "tasks/<id>/ui_messages.json: the task and feedback prompts, responses, reasoning, completion results, "
@@ -20,6 +26,6 @@ HARNESS = Harness(
     not_read=(
         "api_conversation_history.json (the same conversation as sent to the model), the task history index in "
         "VS Code's state (its task text is the first prompt), checkpoints, browser screenshots, costs; the Cline "
-        "CLI's own folder; no resume command"
+        "CLI 3.x sessions (~/.cline/data/sessions/<id>/, another layout); no resume command"
     ),
 )
