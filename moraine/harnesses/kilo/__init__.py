@@ -19,11 +19,11 @@ HARNESS = Harness(
     ),
     reads=(
         "kilo.db (OpenCode's schema: sessions with titles and directories, text, reasoning, tool parts with "
-        "results, step ends) and the legacy extension's tasks/<id>/ui_messages.json as for Cline (the model "
-        "from the request's environment details)"
+        "results, step ends with their token counts) and the legacy extension's tasks/<id>/ui_messages.json "
+        "as for Cline (the model from the request's environment details)"
     ),
     not_read=(
-        "the pre-SQLite storage/ JSON files, token counts in kilo.db, the legacy api_conversation_history.json "
+        "the pre-SQLite storage/ JSON files, costs, the legacy api_conversation_history.json "
         "and task_metadata.json file lists; no resume command"
     ),
 )

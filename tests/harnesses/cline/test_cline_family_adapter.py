@@ -78,6 +78,11 @@ def test_kilo_reads_its_opencode_store_with_the_same_adapter(tmp_path: Path) -> 
     [edit] = events(items, type=EventType.TOOL_CALL, tool_name="edit")
     assert edit.arguments["filePath"] == "/home/dev/finch-bander/registry.py"
     assert any(e.is_final_answer for e in events(items, type=EventType.ASSISTANT_RESPONSE))
+    usages = [e.usage for e in events(items) if e.usage is not None]
+    assert usages == [
+        TokenUsage(input=5210, output=240, cache_read=11800, cache_write=0, reasoning=0),
+        TokenUsage(input=5480, output=61, cache_read=12040, cache_write=0, reasoning=0),
+    ]
 
 
 def _write(path: Path, messages: list[object]) -> Path:
