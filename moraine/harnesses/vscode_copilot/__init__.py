@@ -20,11 +20,11 @@ HARNESS = Harness(
     reads=(
         "chatSessions/<id>.json snapshots and <id>.jsonl operation logs (workspace, empty-window and transferred "
         "sessions): prompts, markdown answers, thinking, tool invocations with their terminal commands, linked "
-        "and edited files and recorded input/output, custom titles, workspace folder, resolved model, prompt and "
-        "output tokens"
+        "and edited files and recorded input/output, custom titles (else the title in the workspace's "
+        "chat.ChatSessionStore.index), workspace folder, resolved model, prompt and output tokens"
     ),
     not_read=(
-        "the state.vscdb session index (generated titles), inline chat and edit-session checkpoints, "
+        "inline chat, edit-session checkpoints (chatEditingSessions), the Copilot extension's own transcripts, "
         "confirmations and progress parts; terminal exit codes are not in the serialized tool data we read; "
         "no resume command (VS Code has none for a chat session)"
     ),

@@ -1,6 +1,6 @@
 """VS Code Copilot chat (sources ``vscode-copilot*``): one chat request -> normalized events.
 
-Records come from ``reader.VscodeChatReader``: ``{record, session: {sessionId, creationDate, customTitle, version},
+Records come from ``reader.VscodeChatReader``: ``{record, session: {sessionId, creationDate, customTitle, indexTitle, version},
 cwd, index, request}``. A request is a user prompt (``message.text``, at ``timestamp`` ms) and the parts of the
 response in display order: markdown text (parts without ``kind``, or ``markdownContent``), ``inlineReference``
 (a file named in the text), ``thinking`` (reasoning), ``toolInvocationSerialized`` (a tool call: ``toolId``,
@@ -56,7 +56,7 @@ def chat_request(
         return [IngestError("malformed_record", f"chat request {index} is not a JSON object")]
     out: list[Emitted] = []
     started, _ = parse_timestamp(meta.get("creationDate"))
-    title = as_str(meta.get("customTitle"))
+    title = as_str(meta.get("customTitle")) or as_str(meta.get("indexTitle"))
     result = request.get("result")
     metadata = as_dict(as_dict(result).get("metadata"))
     model = as_str(metadata.get("resolvedModel")) or _model_id(request.get("modelId"))

@@ -2,7 +2,8 @@
 
 VS Code keeps one file per chat session: older versions rewrite a JSON snapshot ``{version, sessionId,
 creationDate, customTitle, requests: [...]}``, newer ones append an operation log (``oplog.replay``) that builds the
-same object. Either way the session grows by requests (one user prompt and the response to it), so positions count
+same object (its title, when the user gave none, is in the session index of the ``state.vscdb`` beside the
+folder: ``index_title``). Either way the session grows by requests (one user prompt and the response to it), so positions count
 requests: position ``i`` means the first ``i`` requests were read. Each pass rebuilds the session and yields the
 requests after the saved position that are settled: every request but the last, and the last once VS Code stored
 its ``result`` (it finished) or the file has been left alone for ``settle_seconds``. Each record carries the
@@ -15,6 +16,7 @@ of the file; an unknown format version once per file.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from moraine.harnesses.vscode_copilot.oplog import replay
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 from moraine.ingest.readers._whole_file import SettlingReader, load_whole
+from moraine.ingest.readers.sqlite import DatabaseBusy, open_read_only
 
 __all__ = ["KNOWN_VERSIONS", "REQUEST_RECORD", "VscodeChatReader"]
 
@@ -31,6 +34,7 @@ REQUEST_RECORD = "vscode_chat_request"
 KNOWN_VERSIONS = frozenset({1, 2, 3})
 MAX_FILE_BYTES = 512 * 1024 * 1024
 SETTLE_SECONDS = 600.0
+_INDEX_KEY = "chat.ChatSessionStore.index"
 _META_KEYS = ("version", "sessionId", "creationDate", "lastMessageDate", "customTitle", "initialLocation")
 
 
@@ -68,6 +72,8 @@ class VscodeChatReader(SettlingReader):
             yield from self.once(("version", str(path)), error, offset, line_no)
         meta = {key: session[key] for key in _META_KEYS if key in session}
         meta.setdefault("sessionId", path.stem)
+        if not meta.get("customTitle"):
+            meta["indexTitle"] = index_title(path.parent.parent / "state.vscdb", str(meta["sessionId"]))
         cwd = workspace_folder(path.parent.parent)
         requests = session["requests"]
         last = requests[-1] if requests else None
@@ -90,6 +96,26 @@ class VscodeChatReader(SettlingReader):
         """Report a problem with this version of the file (a rewrite or an append is a new version) once."""
         token = (str(path), stat.st_mtime_ns if stat else None, stat.st_size if stat else None, detail)
         yield from self.once(token, IngestError("malformed_session_file", detail), offset, line_no)
+
+
+def index_title(database: Path, session_id: str) -> str | None:
+    """Return the title VS Code's session index (``chat.ChatSessionStore.index`` in ``state.vscdb``) gives a session.
+
+    The index is ``{version, entries: {<session id>: {sessionId, title, lastMessageDate, ...}}}``; a missing, busy
+    or unreadable database gives None (the title is read again with the next request).
+    """
+    if not database.is_file():
+        return None
+    try:
+        with open_read_only(database) as connection:
+            row = connection.execute(
+                "SELECT CAST(value AS TEXT) FROM ItemTable WHERE key = ?", (_INDEX_KEY,)
+            ).fetchone()
+        entry = json.loads(row[0])["entries"][session_id] if row and row[0] else None
+    except (sqlite3.Error, DatabaseBusy, ValueError, KeyError, TypeError):
+        return None
+    title = entry.get("title") if isinstance(entry, dict) else None
+    return title.strip() or None if isinstance(title, str) else None
 
 
 def _load(path: Path) -> tuple[Any, int]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from harnesses.harness_run import emitted, events, normalize, read_items
+from harnesses.home_corpus import build_home
 from moraine.config import SourceConfig
 
 from moraine.harnesses.vscode_copilot.oplog import replay
@@ -68,11 +69,21 @@ def test_a_session_log_becomes_turns_with_reasoning_tools_an_edit_and_final_answ
     assert not [i for i in items if isinstance(i, IngestError)]
 
 
-def test_an_old_snapshot_reads_like_a_log_and_names_its_workspace() -> None:
-    items = emitted("vscode-copilot", "vscode_chat", SNAPSHOT)
+def test_an_old_snapshot_reads_like_a_log_with_its_workspace_and_the_session_index_title(
+    tmp_path: Path,
+) -> None:
+    home = build_home(["vscode_copilot"], tmp_path)
+    snapshot = next(home.rglob("chatSessions/*.json"))
+    items = emitted("vscode-copilot", "vscode_chat", snapshot)
     [answer] = events(items, type=EventType.ASSISTANT_RESPONSE)
     assert answer.is_final_answer and answer.model == "gpt-4o"
-    assert [i.cwd for i in items if isinstance(i, SessionInfo)] == ["/home/dev/tide-clock"]
+    [info] = [i for i in items if isinstance(i, SessionInfo)]
+    assert (info.cwd, info.title) == ("/home/dev/tide-clock", "Tide clock lunar offset constant")
+    assert [
+        i.title for i in emitted("vscode-copilot", "vscode_chat", SNAPSHOT) if isinstance(i, SessionInfo)
+    ] == [
+        None  # without the state database beside it: no title
+    ]
 
 
 def test_the_last_request_waits_until_it_has_a_result_and_reading_resumes_at_the_position(
