@@ -53,15 +53,16 @@ def _session(session: Any, cwd: str | None, settled: bool, ctx: StreamContext) -
 
 
 def _said(message: Any, model: str | None, out: list[Emitted]) -> Said | None:
-    if not isinstance(message, dict) or message.get("role") not in _ROLES:
+    role = as_str(message.get("role")) if isinstance(message, dict) else None
+    if role not in _ROLES:
         return None
     text = as_str(message.get("content")) or ""
-    if not text.strip() and message["role"] == "assistant":
+    if not text.strip() and role == "assistant":
         text = _task_content(message.get("agentTaskContent"))
     timestamp, error = parse_timestamp(message.get("timestamp"))
     if error is not None:
         out.append(error)
-    return Said(message["role"] == "user", text, timestamp, as_str(message.get("model")) or model)
+    return Said(role == "user", text, timestamp, as_str(message.get("model")) or model)
 
 
 def _task_content(value: Any) -> str:

@@ -108,6 +108,8 @@ def _response(parts: list[Any], model: str | None, base: RecordEvents) -> list[E
         if not isinstance(part, dict):
             continue
         kind = part.get("kind")
+        if kind is not None and not isinstance(kind, str):
+            continue
         if kind in _TEXT_KINDS:
             text.append(_markdown(part.get("value", part.get("content"))))
         elif kind == "inlineReference":
