@@ -25,7 +25,8 @@ HARNESS = Harness(
     ),
     not_read=(
         "inline chat, edit-session checkpoints (chatEditingSessions), the Copilot extension's own transcripts, "
-        "confirmations and progress parts; terminal exit codes are not in the serialized tool data we read; "
-        "no resume command (VS Code has none for a chat session)"
+        "confirmations and progress parts; terminal exit codes are not in the serialized tool data we read; a "
+        "session VS Code moves from <id>.json to <id>.jsonl after we read the .json is read again from the log "
+        "(its requests twice); no resume command (VS Code has none for a chat session)"
     ),
 )
