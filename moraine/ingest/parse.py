@@ -18,7 +18,7 @@ from moraine.ids import session_key
 from moraine.harnesses._shared.base import Adapter
 from moraine.ingest.batch import Batch
 from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
-from moraine.ingest.reader import ReadItem, Reader
+from moraine.ingest.reader import ReadItem, Reader, holds_tail
 from moraine.ingest.rows import clean, event_row, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.stream import Stream
@@ -94,7 +94,7 @@ class Parser:
                 self.item(stream, adapter, item)
                 stream.offset, stream.line_no = item.end, item.end_line
                 yield
-            stream.finished = True
+            stream.finished = not holds_tail(reader, stream.path)
         except OSError as exc:
             detail = exc.strerror or str(exc)
             self.error(

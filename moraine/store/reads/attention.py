@@ -65,6 +65,18 @@ READ_TOOLS: tuple[str, ...] = (
     "view_image",
     "search_files",
     "search_file_content",
+    # VS Code Copilot, the Cline family, Visual Studio Copilot
+    "copilot_readfile",
+    "copilot_findfiles",
+    "copilot_findtextinfiles",
+    "copilot_listdirectory",
+    "copilot_searchcodebase",
+    "listfilestoplevel",
+    "listfilesrecursive",
+    "listcodedefinitionnames",
+    "searchfiles",
+    "get_file",
+    "code_search",
 )
 
 

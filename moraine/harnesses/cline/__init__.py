@@ -1,0 +1,31 @@
+"""Cline: the task folders of its VS Code extension (``saoudrizwan.claude-dev``, in VS Code and its forks) and of
+its home-data root ``~/.cline/data`` (the same ``tasks/<id>/`` layout)."""
+
+from __future__ import annotations
+
+from moraine.harnesses._cline.locations import READER, task_locations
+from moraine.harnesses.declaration import Harness, Location
+
+_HOME_TASKS = "~/.cline/data/tasks/*/ui_messages.json"
+
+HARNESS = Harness(
+    name="cline",
+    display_name="Cline",
+    adapter="moraine.harnesses.cline.adapter:ClineAdapter",
+    locations=(
+        *task_locations("cline", "saoudrizwan.claude-dev"),
+        Location(source="cline-home", glob=_HOME_TASKS, reader=READER, windows_glob=_HOME_TASKS),
+    ),
+    readers={READER: "moraine.harnesses._cline.reader:ClineTaskReader"},
+    reads=(
+        "tasks/<id>/ui_messages.json: the task and feedback prompts, responses, reasoning, completion results, "
+        "follow-up questions, file tool payloads (path, diff, read content), commands and their output, MCP calls "
+        "and responses, per-request token counts, the working directory from the request's environment details; "
+        "the model from task_metadata.json"
+    ),
+    not_read=(
+        "api_conversation_history.json (the same conversation as sent to the model), the task history index in "
+        "VS Code's state (its task text is the first prompt), checkpoints, browser screenshots, costs; the Cline "
+        "CLI 3.x sessions (~/.cline/data/sessions/<id>/, another layout); no resume command"
+    ),
+)

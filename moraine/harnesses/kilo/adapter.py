@@ -1,0 +1,63 @@
+"""Kilo's adapter: OpenCode parts from kilo.db and Cline-family UI messages from the legacy task folders.
+
+Each record is read by the adapter of the format its tag names. On top of what the OpenCode adapter reads, a
+``step-finish`` part's ``tokens`` (``input``, ``output``, ``reasoning``, ``cache: {read, write}``: the model call that
+step made) become token usage: on the event that ends the turn, else on a runtime event of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from moraine.harnesses._cline.adapter import ClineFamilyAdapter
+from moraine.harnesses._shared.events import RecordEvents
+from moraine.harnesses._shared.records import TaggedAdapter, TaggedReader
+from moraine.harnesses._shared.base import StreamContext
+from moraine.harnesses._shared.fields import as_dict, as_int, as_str, parse_timestamp
+from moraine.harnesses.opencode.adapter import OpenCodeAdapter
+from moraine.ingest.model import Emitted, Event, EventType, RawRecord, TokenUsage
+
+__all__ = ["KiloAdapter"]
+
+
+class KiloAdapter(TaggedAdapter):
+    """Normalize both of Kilo's formats (see the module docstring)."""
+
+    harness = "kilo"
+    kinds: ClassVar[dict[str, TaggedReader]] = {**OpenCodeAdapter.kinds, **ClineFamilyAdapter.kinds}
+    untagged = "neither a kilo.db part nor a legacy task UI message"
+
+    def normalize(self, record: RawRecord, ctx: StreamContext) -> Iterable[Emitted]:
+        """Return what the record's format reads, with a finished step's token usage."""
+        out = list(super().normalize(record, ctx))
+        data = record.data if isinstance(record.data, dict) else {}
+        part = as_dict(as_dict(data.get("part")).get("data"))
+        usage = _step_usage(part) if part.get("type") == "step-finish" else None
+        if usage is None:
+            return out
+        carriers = [item for item in out if isinstance(item, Event)]
+        if carriers:
+            carriers[-1].usage = usage
+            return out
+        session = as_str(as_dict(data.get("session")).get("id"))
+        if session is None:
+            return out
+        timestamp, _ = parse_timestamp(as_dict(data.get("part")).get("time_created"))
+        step = RecordEvents(
+            session, timestamp, provenance={"part_type": "step-finish", "reason": part.get("reason")}
+        )
+        return [*out, step.event(EventType.RUNTIME, text=f"step finished: {part.get('reason')}", usage=usage)]
+
+
+def _step_usage(part: dict[str, Any]) -> TokenUsage | None:
+    tokens = as_dict(part.get("tokens"))
+    cache = as_dict(tokens.get("cache"))
+    usage = TokenUsage(
+        input=as_int(tokens.get("input")),
+        output=as_int(tokens.get("output")),
+        cache_read=as_int(cache.get("read")),
+        cache_write=as_int(cache.get("write")),
+        reasoning=as_int(tokens.get("reasoning")),
+    )
+    return None if usage == TokenUsage() else usage

@@ -1,0 +1,22 @@
+"""Roo Code: the VS Code extension's task folders (``rooveterinaryinc.roo-cline``), in VS Code and its forks."""
+
+from __future__ import annotations
+
+from moraine.harnesses._cline.locations import task_locations
+from moraine.harnesses.declaration import Harness
+
+HARNESS = Harness(
+    name="roo-code",
+    display_name="Roo Code",
+    adapter="moraine.harnesses.roo_code.adapter:RooCodeAdapter",
+    locations=task_locations("roo-code", "rooveterinaryinc.roo-cline"),
+    reads=(
+        "tasks/<id>/ui_messages.json as for Cline (prompts, responses, reasoning, completion results, file tools, "
+        "commands, MCP calls, newTask delegations and their results, per-request token counts, the model and "
+        "working directory from the environment details) and history_item.json (workspace, start, parent task)"
+    ),
+    not_read=(
+        "api_conversation_history.json, cumulative totals and cost in history_item.json, the mode and API "
+        "profile names, checkpoints; no resume command"
+    ),
+)
