@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses.amp.thread_reader import MESSAGE_RECORD
+from moraine.ingest.adapters._blocks import held, spoken
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._memory import changed
@@ -28,11 +29,10 @@ _RESULT_KEYS = ("output", "content", "diff")
 
 
 def _message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    thread = as_dict(data.get("thread"))
-    message = as_dict(data.get("message"))
-    session = as_str(thread.get("id"))
-    if not session or not message:
-        return [IngestError("malformed_record", "Amp message without a thread id or body")]
+    found = held(data, "thread", "message", "Amp message")
+    if isinstance(found, IngestError):
+        return [found]
+    session, thread, message = found
     out: list[Emitted] = []
     cwd = as_str(thread.get("cwd"))
     if changed(ctx.state, "thread", [thread.get("title"), cwd]):
@@ -94,12 +94,10 @@ def _assistant(
     model = as_str(usage.get("model"))
     events: list[Event] = []
     for block in blocks:
-        kind = block.get("type")
-        if kind == "text" and as_str(block.get("text")):
-            events.append(base.answer(block["text"], model))
-        elif kind == "thinking" and as_str(block.get("thinking")):
-            events.append(base.reasoning(block["thinking"], model))
-        elif kind == "tool_use":
+        said = spoken(block, base, model)
+        if said is not None:
+            events.append(said)
+        elif block.get("type") == "tool_use":
             call = base.tool_call(
                 as_str(block.get("name")), as_str(block.get("id")), block.get("input"), model, calls=state
             )

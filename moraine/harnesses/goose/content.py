@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from moraine.ingest.adapters._blocks import spoken
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters.fields import as_dict, as_str, output_text
@@ -70,10 +71,9 @@ def _assistant(
     events: list[Event] = []
     for block in blocks:
         kind = block.get("type")
-        if kind == "text" and as_str(block.get("text")):
-            events.append(base.answer(block["text"], model))
-        elif kind == "thinking" and as_str(block.get("thinking")):
-            events.append(base.reasoning(block["thinking"], model))
+        said = spoken(block, base, model)
+        if said is not None:
+            events.append(said)
         elif kind == "redactedThinking" and as_str(block.get("data")):
             events.append(base.reasoning(block["data"], model, encrypted=True))
         elif kind in _CALLS:

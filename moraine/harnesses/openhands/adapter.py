@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses.openhands.conversation_reader import CONVERSATION_RECORD, EVENT_RECORD
+from moraine.ingest.adapters._blocks import held
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters._text import parts_text
@@ -39,11 +40,10 @@ __all__ = ["OpenHandsAdapter"]
 
 
 def _event(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    event = as_dict(data.get("event"))
-    conversation = as_dict(data.get("conversation"))
-    session = as_str(conversation.get("id"))
-    if not session or not event:
-        return [IngestError("malformed_record", "OpenHands event without a conversation id or body")]
+    found = held(data, "conversation", "event", "OpenHands event")
+    if isinstance(found, IngestError):
+        return [found]
+    session, conversation, event = found
     model = as_str(conversation.get("model"))
     observation = as_dict(event.get("observation"))
     cwd = as_str(as_dict(observation.get("metadata")).get("working_dir")) or as_str(conversation.get("cwd"))
