@@ -13,9 +13,9 @@ from typing import Any
 
 from moraine.ingest.adapters import adapter_for, reader_for
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.model import Emitted, Event, EventType, RawRecord
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord
 
-__all__ = ["events_of", "normalize_data", "normalized", "sqlite_from_dump"]
+__all__ = ["assert_reported_then_read", "events_of", "normalize_data", "normalized", "sqlite_from_dump"]
 
 
 def normalized(harness: str, reader: str, path: Path, source: str | None = None) -> list[Emitted]:
@@ -59,3 +59,9 @@ def sqlite_from_dump(dump: Path, database: Path) -> Path:
     finally:
         connection.close()
     return database
+
+
+def assert_reported_then_read(items: list[Emitted], texts: list[str], *reasons: str) -> None:
+    """Assert that ``items`` report exactly ``reasons`` (in order) and that their events' texts are ``texts``."""
+    assert [i.reason for i in items if isinstance(i, IngestError)] == list(reasons)
+    assert [e.text for e in events_of(items)] == texts

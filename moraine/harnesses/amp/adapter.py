@@ -14,35 +14,28 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses.amp.thread_reader import MESSAGE_RECORD
-from moraine.ingest.adapters._blocks import held, spoken
+from moraine.ingest.adapters._blocks import Held, holding, spoken
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
-from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, output_text, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, TokenUsage
 
 __all__ = ["AmpAdapter"]
 
 _RESULT_KEYS = ("output", "content", "diff")
 
 
-def _message(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    found = held(data, "thread", "message", "Amp message")
-    if isinstance(found, IngestError):
-        return [found]
-    session, thread, message = found
+def _message(found: Held, ctx: StreamContext) -> list[Emitted]:
+    message = found.item
     out: list[Emitted] = []
-    cwd = as_str(thread.get("cwd"))
-    if changed(ctx.state, "thread", [thread.get("title"), cwd]):
-        started = read_timestamp(thread.get("created"), out)
-        out.append(
-            SessionInfo(session=session, title=as_str(thread.get("title")), cwd=cwd, started_at=started)
-        )
     usage = as_dict(message.get("usage"))
     timestamp = read_timestamp(usage.get("timestamp"), out)
-    base = RecordEvents(session, timestamp, cwd, provenance={"message_index": data.get("index")})
+    cwd = as_str(found.holder.get("cwd"))
+    base = RecordEvents(
+        found.session, timestamp, cwd, provenance={"message_index": found.record.get("index")}
+    )
     blocks = [block for block in as_list(message.get("content")) if isinstance(block, dict)]
     role = message.get("role")
     if role == "user":
@@ -116,5 +109,5 @@ class AmpAdapter(TaggedAdapter):
     """Normalize the thread messages ``thread_reader`` reads."""
 
     harness = "amp"
-    kinds = {MESSAGE_RECORD: _message}
+    kinds = {MESSAGE_RECORD: holding("thread", "message", "Amp message", _message)}
     untagged = "not an Amp thread message"

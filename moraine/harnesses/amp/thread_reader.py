@@ -1,7 +1,7 @@
 """Read an Amp thread file (``~/.local/share/amp/threads/T-<uuid>.json``), a JSON document Amp rewrote in place.
 
 The document is ``{v, id, created (Unix ms), title, messages: [...], env: {initial: {trees: [{displayName, uri}]}},
-meta}``. Records are its messages in order, each ``{record: "amp_message", thread: {id, created, title, cwd},
+meta}``. Records are its messages in order, each ``{record: "amp_message", thread: {id, started, title, cwd},
 index, message}`` (the thread's fields ride along so a title set later still reaches the session). The file's
 name is the thread id when the document has none.
 """
@@ -33,7 +33,7 @@ class AmpThreadReader(JsonDocumentReader):
         uri = as_str(tree.get("uri"))
         thread = {
             "id": as_str(document.get("id")) or path.stem,
-            "created": document.get("created"),
+            "started": document.get("created"),
             "title": as_str(document.get("title")),
             "cwd": unquote(urlparse(uri).path) if uri and uri.startswith("file://") else None,
         }

@@ -14,34 +14,26 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses.devin_cli.transcript_reader import STEP_RECORD
-from moraine.ingest.adapters._blocks import held, spoken
+from moraine.ingest.adapters._blocks import Held, holding, spoken
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
-from moraine.ingest.adapters._memory import changed
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, output_text, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, TokenUsage
 
 __all__ = ["DevinCliAdapter"]
 
 
-def _step(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    found = held(data, "session", "step", "Devin step")
-    if isinstance(found, IngestError):
-        return [found]
-    session, row, step = found
+def _step(found: Held, ctx: StreamContext) -> list[Emitted]:
+    step, row = found.item, found.holder
     out: list[Emitted] = []
-    cwd = as_str(row.get("cwd"))
-    if changed(ctx.state, "session", [row.get("title"), cwd, row.get("model")]):
-        started = read_timestamp(row.get("created_at"), out)
-        title, model = as_str(row.get("title")), as_str(row.get("model"))
-        out.append(SessionInfo(session=session, title=title, cwd=cwd, model=model, started_at=started))
     timestamp = read_timestamp(step.get("timestamp") or step.get("created_at"), out)
+    cwd = as_str(row.get("cwd"))
     step_id = step.get("step_id")
     base = RecordEvents(
-        session, timestamp, cwd, provenance={"step_id": step_id} if step_id is not None else {}
+        found.session, timestamp, cwd, provenance={"step_id": step_id} if step_id is not None else {}
     )
     source = step.get("source")
     message = step.get("message")
@@ -106,5 +98,5 @@ class DevinCliAdapter(TaggedAdapter):
     """Normalize the transcript steps ``transcript_reader`` reads."""
 
     harness = "devin-cli"
-    kinds = {STEP_RECORD: _step}
+    kinds = {STEP_RECORD: holding("session", "step", "Devin step", _step)}
     untagged = "not a Devin transcript step"

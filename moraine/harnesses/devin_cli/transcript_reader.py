@@ -4,7 +4,7 @@ Devin CLI keeps each session's transcript as one JSON document ``{steps: [...], 
 working_directory | cwd | workspace_dirs, created_at, final_metrics}`` that it rewrites as the session goes on, and
 the session list in ``../sessions.db`` (``sessions(id, title, working_directory, model, created_at,
 last_activity_at, hidden)``). Records are the steps in order, each ``{record: "devin_step", session: {id, title,
-cwd, model, created_at}, step}``: the session row, read read-only by the file's name, gives the title, directory,
+cwd, model, started}, step}``: the session row, read read-only by the file's name, gives the title, directory,
 model and start where it has them, the transcript the rest.
 """
 
@@ -37,7 +37,7 @@ class DevinTranscriptReader(JsonDocumentReader):
             "title": title,
             "cwd": cwd or _transcript_cwd(document),
             "model": as_str(as_dict(document.get("agent")).get("model_name")) or model,
-            "created_at": created if created is not None else document.get("created_at"),
+            "started": created if created is not None else document.get("created_at"),
         }
         return [{"record": STEP_RECORD, "session": session, "step": step} for step in document["steps"]]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses.openhands.conversation_reader import CONVERSATION_RECORD, EVENT_RECORD
-from moraine.ingest.adapters._blocks import held
+from moraine.ingest.adapters._blocks import Held, announce, holding
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters._text import parts_text
@@ -34,16 +34,13 @@ from moraine.ingest.adapters.fields import (
     parse_json_string,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.ingest.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["OpenHandsAdapter"]
 
 
-def _event(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    found = held(data, "conversation", "event", "OpenHands event")
-    if isinstance(found, IngestError):
-        return [found]
-    session, conversation, event = found
+def _event(found: Held, ctx: StreamContext) -> list[Emitted]:
+    event, conversation = found.item, found.holder
     model = as_str(conversation.get("model"))
     observation = as_dict(event.get("observation"))
     cwd = as_str(as_dict(observation.get("metadata")).get("working_dir")) or as_str(conversation.get("cwd"))
@@ -51,7 +48,7 @@ def _event(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     timestamp = read_timestamp(event.get("timestamp"), out)
     kind = event.get("kind")
     provenance = {"kind": kind, **({"event_id": event["id"]} if as_str(event.get("id")) else {})}
-    base = RecordEvents(session, timestamp, cwd, provenance=provenance)
+    base = RecordEvents(found.session, timestamp, cwd, provenance=provenance)
     if kind == "MessageEvent":
         out.extend(_message(event, base, model))
     elif kind == "ActionEvent":
@@ -66,10 +63,10 @@ def _event(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
 
 
 def _conversation(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
-    known = {key: as_str(value) for key, value in as_dict(data.get("conversation")).items()}
-    if not known.get("id"):
+    conversation = as_dict(data.get("conversation"))
+    if not as_str(conversation.get("id")):
         return [IngestError("malformed_record", "OpenHands conversation without an id")]
-    return [SessionInfo(session=str(known["id"]), cwd=known.get("cwd"), model=known.get("model"))]
+    return announce(ctx.state, str(conversation["id"]), conversation)
 
 
 def _thinking(event: dict[str, Any], base: RecordEvents, model: str | None) -> list[Event]:
@@ -135,5 +132,8 @@ class OpenHandsAdapter(TaggedAdapter):
     """Normalize the records ``conversation_reader`` reads."""
 
     harness = "openhands"
-    kinds = {CONVERSATION_RECORD: _conversation, EVENT_RECORD: _event}
+    kinds = {
+        CONVERSATION_RECORD: _conversation,
+        EVENT_RECORD: holding("conversation", "event", "OpenHands event", _event),
+    }
     untagged = "not an OpenHands event record"

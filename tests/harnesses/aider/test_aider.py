@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from moraine.harnesses.aider.markdown_reader import AiderMarkdownReader
-from moraine.ingest.model import EventType, IngestError, SessionInfo
-from tests.harnesses.harness_records import events_of, normalize_data, normalized
+from moraine.ingest.model import EventType, SessionInfo
+from tests.harnesses.harness_records import assert_reported_then_read, events_of, normalize_data, normalized
 
 HISTORY = Path(__file__).parent / "home" / "src" / "apiary" / ".aider.chat.history.md"
 
@@ -91,9 +91,6 @@ def test_malformed_aider_records_become_ingest_errors_not_crashes(tmp_path: Path
         ],
         tmp_path / ".aider.chat.history.md",
     )
-    assert [i.reason for i in items if isinstance(i, IngestError)] == [
-        "unknown_record",
-        "timestamp_parse_error",
-        "unknown_record",
-    ]
-    assert [e.text for e in events_of(items)] == ["still read"]
+    assert_reported_then_read(
+        items, ["still read"], "unknown_record", "timestamp_parse_error", "unknown_record"
+    )

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from moraine.ingest.model import EventType, IngestError, SessionInfo
-from tests.harnesses.harness_records import events_of, normalize_data, normalized, sqlite_from_dump
+from tests.harnesses.harness_records import (
+    assert_reported_then_read,
+    events_of,
+    normalize_data,
+    normalized,
+    sqlite_from_dump,
+)
 
 CLI = Path(__file__).parent / "home" / ".local" / "share" / "devin" / "cli"
 SESSION = "d3v1n-5e55-4b2a-8f00-c0ffee000042"
@@ -78,10 +84,6 @@ def test_malformed_devin_records_become_ingest_errors_not_crashes(tmp_path: Path
         ],
         tmp_path / "transcripts" / f"{SESSION}.json",
     )
-    assert [i.reason for i in items if isinstance(i, IngestError)] == [
-        "malformed_record",
-        "unknown_record",
-        "unknown_record",
-        "timestamp_parse_error",
-    ]
-    assert [e.text for e in events_of(items)] == ["still read"]
+    assert_reported_then_read(
+        items, ["still read"], "malformed_record", "unknown_record", "unknown_record", "timestamp_parse_error"
+    )

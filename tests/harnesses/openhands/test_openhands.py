@@ -7,7 +7,7 @@ from pathlib import Path
 
 from moraine.harnesses.openhands.conversation_reader import OpenHandsConversationReader
 from moraine.ingest.model import EventType, IngestError, SessionInfo
-from tests.harnesses.harness_records import events_of, normalize_data, normalized
+from tests.harnesses.harness_records import assert_reported_then_read, events_of, normalize_data, normalized
 
 CONVERSATION = (
     Path(__file__).parent / "home" / ".openhands" / "conversations" / "5b1e9c0d2a7f4e63b8d41c9a0e7f3b26"
@@ -104,11 +104,12 @@ def test_malformed_openhands_records_become_ingest_errors_not_crashes(tmp_path: 
         ],
         tmp_path / "base_state.json",
     )
-    assert [i.reason for i in items if isinstance(i, IngestError)] == [
+    assert_reported_then_read(
+        items,
+        ["still read"],
         "malformed_record",
         "unknown_record",
         "malformed_record",
         "unknown_record",
         "timestamp_parse_error",
-    ]
-    assert [e.text for e in events_of(items)] == ["still read"]
+    )
