@@ -18,9 +18,10 @@ from moraine.ingest.adapters._blocks import Held, holding, spoken
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._records import TaggedAdapter
+from moraine.ingest.adapters._usage import usage_from
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, output_text, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, TokenUsage
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["AmpAdapter"]
 
@@ -95,12 +96,9 @@ def _assistant(
                 as_str(block.get("name")), as_str(block.get("id")), block.get("input"), model, calls=state
             )
             events.append(call)
-    if events and usage:
-        events[0].usage = TokenUsage(
-            input=as_int(usage.get("inputTokens")),
-            output=as_int(usage.get("outputTokens")),
-            cache_read=as_int(usage.get("cacheReadInputTokens")),
-            cache_write=as_int(usage.get("cacheCreationInputTokens")),
+    if events:
+        events[0].usage = usage_from(
+            usage, "inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens"
         )
     return end_message(events)
 

@@ -17,9 +17,10 @@ from typing import Any
 
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._records import ObjectAdapter
+from moraine.ingest.adapters._usage import usage_from
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["GptmeAdapter"]
 
@@ -92,13 +93,10 @@ def _assistant(
         events.append(base.tool_call(tool, call_id, arguments, model))
         pending.append([call_id, tool])
     ctx.state["calls_seen"] = int(ctx.state.get("calls_seen", 0)) + 1
-    usage = as_dict(metadata.get("usage"))
-    if events and usage:
-        events[0].usage = TokenUsage(
-            input=as_int(usage.get("input_tokens")),
-            output=as_int(usage.get("output_tokens")),
-            cache_read=as_int(usage.get("cache_read_tokens")),
-            cache_write=as_int(usage.get("cache_creation_tokens")),
+    if events:
+        usage = metadata.get("usage")
+        events[0].usage = usage_from(
+            usage, "input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"
         )
     out.extend(end_message(events))
     return out

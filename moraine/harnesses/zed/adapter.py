@@ -17,15 +17,16 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from moraine.harnesses.zed.messages import Said, thread_messages, usage_numbers
+from moraine.harnesses.zed.messages import Said, thread_messages
 from moraine.harnesses.zed.threads_reader import THREAD_RECORD
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters._records import TaggedAdapter
+from moraine.ingest.adapters._usage import usage_from
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_str, parse_timestamp, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["ZedAdapter"]
 
@@ -93,7 +94,13 @@ def _agent(said: Said, base: RecordEvents, model: str | None, state: dict[str, A
         elif kind == "call":
             events.append(_call(value, base, model, state))
     if said.usage and events:
-        events[0].usage = TokenUsage(*usage_numbers(said.usage))
+        events[0].usage = usage_from(
+            said.usage,
+            "input_tokens",
+            "output_tokens",
+            "cache_read_input_tokens",
+            "cache_creation_input_tokens",
+        )
     return end_message(events)
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, output_text
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text
 
-__all__ = ["Said", "thread_messages", "usage_numbers"]
+__all__ = ["Said", "thread_messages"]
 
 _LEGACY_SEGMENTS = {"text": "text", "thinking": "thinking", "redacted_thinking": "redacted"}
 
@@ -131,13 +131,3 @@ def _content_text(content: Any) -> str:
     if isinstance(content, list):
         return "\n".join(_content_text(item) for item in content if _content_text(item))
     return output_text(content) if content is not None else ""
-
-
-def usage_numbers(usage: dict[str, Any]) -> tuple[int | None, int | None, int | None, int | None]:
-    """Return ``(input, output, cache read, cache write)`` of a Zed token usage object."""
-    return (
-        as_int(usage.get("input_tokens")),
-        as_int(usage.get("output_tokens")),
-        as_int(usage.get("cache_read_input_tokens")),
-        as_int(usage.get("cache_creation_input_tokens")),
-    )
