@@ -23,7 +23,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "more-harnesses-secret"
-PACKAGES = ["goose", "aider", "openhands", "zed", "amp", "devin_cli", "mistral_vibe", "gptme"]
+PACKAGES = ["goose", "aider", "openhands", "zed", "amp", "devin_cli", "mistral_vibe", "gptme", "omnigent"]
 EXPECTED = [Expectation.load(package) for package in PACKAGES]
 LIST_EVERYTHING: dict[str, Any] = {
     "start_datetime": "1970-01-02T00:00:00Z",

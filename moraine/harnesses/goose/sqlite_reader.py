@@ -11,19 +11,15 @@ unreadable row (which is then skipped).
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
-from moraine.ingest.readers.sqlite import SqlitePoller, table_columns
+from moraine.ingest.readers.sqlite_rows import RowPoller
 
 __all__ = ["MESSAGE_RECORD", "GooseSqliteReader"]
 
 MESSAGE_RECORD = "goose_message"
-_BATCH = 1000
 _REQUIRED = {
     "sessions": {"id", "working_dir", "created_at"},
     "messages": {"id", "session_id", "role", "content_json", "created_timestamp"},
@@ -40,27 +36,19 @@ _SESSION_COLUMNS = {
 }
 
 
-class GooseSqliteReader(SqlitePoller):
+class GooseSqliteReader(RowPoller):
     """Poll a Goose ``sessions.db`` read-only; yield its messages after the saved ``messages.id``."""
 
-    def poll(
-        self, connection: sqlite3.Connection, path: Path, offset: int, line_no: int
-    ) -> Iterator[ReadItem]:
-        """Yield the messages with ``id > offset``, in id order."""
-        columns = {table: table_columns(connection, table) for table in _REQUIRED}
-        for table, required in _REQUIRED.items():
-            missing = required - columns[table]
-            if missing:
-                detail = f"table {table} lacks {', '.join(sorted(missing))}: not a known Goose schema"
-                yield from self.once(f"{path}:{table}", IngestError("schema_drift", detail), offset, line_no)
-                return
-        query = _query(columns["sessions"], "metadata_json" in columns["messages"])
-        position = offset
-        while rows := connection.execute(query, (position, _BATCH)).fetchall():
-            for row in rows:
-                line_no += 1
-                previous, position = position, int(row[0])
-                yield _item(row, previous, line_no)
+    required = _REQUIRED
+    what = "Goose"
+
+    def query(self, columns: dict[str, set[str]]) -> str:
+        """Return the query of the messages after an id, with their session rows."""
+        return _query(columns["sessions"], "metadata_json" in columns["messages"])
+
+    def item(self, row: tuple[Any, ...], previous: int, line_no: int) -> ReadItem:
+        """Return the record of one message row."""
+        return _item(row, previous, line_no)
 
 
 def _query(session_columns: set[str], has_metadata: bool) -> str:
