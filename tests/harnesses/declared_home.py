@@ -21,9 +21,11 @@ from moraine.harnesses.registry import harness
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store
 
-__all__ = ["HARNESS_TESTS", "Expectation", "build_home", "ingest_home"]
+__all__ = ["GROUP", "HARNESS_TESTS", "Expectation", "build_home", "ingest_home"]
 
 HARNESS_TESTS = Path(__file__).resolve().parent
+# The harness packages this group added, each with home/ and expect.json.
+GROUP = ["goose", "aider", "openhands", "zed", "amp", "devin_cli", "mistral_vibe", "gptme", "omnigent"]
 
 
 @dataclass(frozen=True)

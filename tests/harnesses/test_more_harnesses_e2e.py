@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.harnesses.declared_home import Expectation, build_home, ingest_home
+from tests.harnesses.declared_home import GROUP, Expectation, build_home, ingest_home
 
 from fixtures.corpus.builder import scratch_store
 from handlers.file_attention import file_attention_data
@@ -23,7 +23,7 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "more-harnesses-secret"
-PACKAGES = ["goose", "aider", "openhands", "zed", "amp", "devin_cli", "mistral_vibe", "gptme", "omnigent"]
+PACKAGES = GROUP
 EXPECTED = [Expectation.load(package) for package in PACKAGES]
 LIST_EVERYTHING: dict[str, Any] = {
     "start_datetime": "1970-01-02T00:00:00Z",
