@@ -19,15 +19,8 @@ from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import (
-    as_dict,
-    as_int,
-    as_list,
-    as_str,
-    output_text,
-    parse_json_string,
-    read_timestamp,
-)
+from moraine.ingest.adapters import fields
+from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, read_timestamp
 from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
 
 __all__ = ["OmnigentAdapter"]
@@ -73,7 +66,7 @@ def _item(found: Held, ctx: StreamContext) -> list[Emitted]:
             base.tool_call(
                 as_str(data.get("name")),
                 call_id,
-                parse_json_string(data.get("arguments")),
+                fields.parse_json_string(data.get("arguments")),
                 model,
                 calls=ctx.state,
             )
@@ -81,7 +74,9 @@ def _item(found: Held, ctx: StreamContext) -> list[Emitted]:
     elif name == "function_call_output":
         call_id = as_str(data.get("call_id"))
         out.append(
-            base.canonical_response(recall_call(ctx.state, call_id), call_id, output_text(data.get("output")))
+            base.canonical_response(
+                recall_call(ctx.state, call_id), call_id, fields.output_text(data.get("output"))
+            )
         )
     elif name == "reasoning":
         text = "\n".join(
