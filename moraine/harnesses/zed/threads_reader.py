@@ -21,7 +21,8 @@ import zstandard
 
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
-from moraine.ingest.readers.sqlite import SqlitePoller, table_columns
+from moraine.ingest.readers.sqlite import table_columns
+from moraine.ingest.readers.sqlite_rows import GuardedPoller
 
 __all__ = ["THREAD_RECORD", "ZedThreadsReader"]
 
@@ -33,7 +34,7 @@ _OPTIONAL = ("parent_id", "folder_paths", "created_at")
 _UPDATED_MS = "CAST(round((julianday(updated_at) - 2440587.5) * 86400000.0) AS INTEGER)"
 
 
-class ZedThreadsReader(SqlitePoller):
+class ZedThreadsReader(GuardedPoller):
     """Poll ``threads.db`` read-only; yield one snapshot per thread updated since the position."""
 
     default_settle_seconds = DEFAULT_SETTLE_SECONDS

@@ -4,6 +4,9 @@
 schema has (``required``) and the optional tables it reads when present (``optional``), builds its query from the
 columns found (``query``: rows with id ``> ?`` in id order, ``LIMIT ?``, the id first) and turns a row into a
 ``ReadItem`` (``item``). A store that lacks a required column is reported once, as ``schema_drift``.
+
+``GuardedPoller`` (which ``RowPoller`` is) reports a file that SQLite cannot read at all (not a database, corrupt)
+once, as ``unreadable_database``, instead of stopping the ingest pass; a busy or locked store still just waits.
 """
 
 from __future__ import annotations
@@ -15,14 +18,31 @@ from typing import Any, ClassVar
 
 from moraine.ingest.model import IngestError
 from moraine.ingest.reader import ReadItem
-from moraine.ingest.readers.sqlite import SqlitePoller, table_columns
+from moraine.ingest.readers.sqlite import SqlitePoller, is_busy, table_columns
 
-__all__ = ["RowPoller"]
+__all__ = ["GuardedPoller", "RowPoller"]
 
 _BATCH = 1000
 
 
-class RowPoller(SqlitePoller):
+class GuardedPoller(SqlitePoller):
+    """A SQLite poller that reports an unreadable file once instead of raising (see the module docstring)."""
+
+    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Yield the records changed since ``offset``; an unreadable database is reported once, where reading stopped."""
+        end, end_line = offset, line_no
+        try:
+            for item in super().read(path, offset, line_no):
+                end, end_line = item.end, item.end_line
+                yield item
+        except sqlite3.DatabaseError as exc:
+            if is_busy(exc):
+                return
+            error = IngestError("unreadable_database", f"{type(exc).__name__}: {exc}")
+            yield from self.once(f"{path}:unreadable", error, end, end_line)
+
+
+class RowPoller(GuardedPoller):
     """Poll a store read-only; yield its rows after the saved id (see the module docstring)."""
 
     required: ClassVar[dict[str, set[str]]]  # table -> the columns every known schema has
