@@ -1,6 +1,6 @@
 """Goose (Block's agent): JSONL session files before 1.10, the ``sessions.db`` SQLite store since."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harnesses.declaration import Harness, Location, Resume
 
 __all__ = ["HARNESS"]
 
@@ -21,6 +21,8 @@ HARNESS = Harness(
             windows_glob="~/AppData/Roaming/Block/goose/data/sessions/sessions.db",
         ),
     ),
+    # goose session --resume --session-id <id> (the CLI's documented form; --id is its alias)
+    resume=Resume(("goose", "session", "--resume", "--session-id")),
     readers={"goose_sqlite": "moraine.harnesses.goose.sqlite_reader:GooseSqliteReader"},
     reads=(
         "user and assistant text, thinking, tool requests and responses (errors), notices; session name or "
@@ -28,7 +30,6 @@ HARNESS = Harness(
     ),
     not_read=(
         "token usage (sessions.db usage_ledger and the JSONL metadata keep per-session totals not tied to a "
-        "message), images' data, messages hidden from the user (userVisible false), no resume command (the "
-        "CLI's session flags changed across releases)"
+        "message), images' data, messages hidden from the user (userVisible false)"
     ),
 )
