@@ -7,15 +7,20 @@ tool results are ``{tool_use_id, content, is_error}``. A user step with text ope
 thinking, text and tool calls, with its metrics as the usage of its model call (prompt tokens less the cached ones
 as input, the cached ones as cache reads); an agent step that calls no tool ends the turn with its last text as the
 answer. System steps are system text.
+
+Sessions without a transcript come from ``nodes_reader`` (source ``devin-cli-nodes``): chat-completions message
+nodes (``agent`` is the assistant, ``thinking`` its reasoning), read through the shared chat helpers.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from moraine.harnesses.devin_cli.nodes_reader import NODE_RECORD
 from moraine.harnesses.devin_cli.transcript_reader import STEP_RECORD
 from moraine.ingest.adapters._blocks import Held, holding, spoken
 from moraine.ingest.adapters._calls import recall_call
+from moraine.ingest.adapters._chat_message import message_events
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters._text import parts_text
@@ -94,9 +99,29 @@ def _results(step: dict[str, Any], base: RecordEvents, state: dict[str, Any]) ->
     return out
 
 
+def _node(found: Held, ctx: StreamContext) -> list[Emitted]:
+    """Read one message node (a chat-completions message) of a session that has no transcript."""
+    node = found.item
+    out: list[Emitted] = []
+    timestamp = read_timestamp(node.get("created_at"), out)
+    record = RecordEvents(
+        found.session, timestamp, as_str(found.holder.get("cwd")), provenance={"node_id": node.get("node_id")}
+    )
+    content = parts_text(node.get("content"), "text")
+    role = "assistant" if node.get("role") == "agent" else node.get("role")
+    model = as_str(found.holder.get("model"))
+    out.extend(
+        message_events({**node, "role": role}, content, "thinking", model, record, ctx.state, "Devin node")
+    )
+    return out
+
+
 class DevinCliAdapter(TaggedAdapter):
     """Normalize the transcript steps ``transcript_reader`` reads."""
 
     harness = "devin-cli"
-    kinds = {STEP_RECORD: holding("session", "step", "Devin step", _step)}
+    kinds = {
+        STEP_RECORD: holding("session", "step", "Devin step", _step),
+        NODE_RECORD: holding("session", "node", "Devin node", _node),
+    }
     untagged = "not a Devin transcript step"

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from moraine.harnesses.mistral_vibe.session_reader import MESSAGE_RECORD
 from moraine.ingest.adapters._blocks import Held, holding
-from moraine.ingest.adapters._chat import chat_event, function_call, said, tool_calls
+from moraine.ingest.adapters._chat_message import message_events
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import TaggedAdapter
 from moraine.ingest.adapters._text import parts_text
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_str, parse_timestamp
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
+from moraine.ingest.model import Emitted, EventType, SessionInfo
 
 __all__ = ["MistralVibeAdapter"]
 
@@ -44,16 +44,10 @@ def _message(found: Held, ctx: StreamContext) -> list[Emitted]:
     if message.get("role") == "user" and message.get("injected") is True:
         out.append(record.event(EventType.SYSTEM, text=content, provenance={"injected": True}))
         return out
-    event = chat_event(message, content, record, ctx.state, spelling=False)
-    if event is not None:
-        out.append(event)
-    elif message.get("role") == "assistant":
-        model = as_str(message.get("model")) or as_str(session.get("model"))
-        calls = tool_calls(message)
-        out.extend(said(message, "reasoning_content", content, model, record, not calls))
-        out.extend(record.tool_call(*function_call(call), model, calls=ctx.state) for call in calls)
-    else:
-        out.append(IngestError("unknown_record", f"Vibe message with role {str(message.get('role'))[:40]!r}"))
+    model = as_str(message.get("model")) or as_str(session.get("model"))
+    out.extend(
+        message_events(message, content, "reasoning_content", model, record, ctx.state, "Vibe message")
+    )
     return out
 
 

@@ -53,8 +53,11 @@ class RowPoller(GuardedPoller):
         """Return the query of the rows after an id (``?``), at most ``?`` of them, for the columns found."""
         raise NotImplementedError
 
-    def item(self, row: tuple[Any, ...], previous: int, line_no: int) -> ReadItem:
-        """Return the read item of one row (its id first); ``previous`` is the position before it."""
+    def item(self, row: tuple[Any, ...], previous: int, line_no: int) -> ReadItem | None:
+        """Return the read item of one row (its id first; ``previous`` is the position before it), None to skip it.
+
+        A skipped row is passed over within this pass; the position moves past it with the next item yielded.
+        """
         raise NotImplementedError
 
     def poll(
@@ -72,6 +75,8 @@ class RowPoller(GuardedPoller):
         position = offset
         while rows := connection.execute(query, (position, _BATCH)).fetchall():
             for row in rows:
-                line_no += 1
                 previous, position = position, int(row[0])
-                yield self.item(row, previous, line_no)
+                item = self.item(row, previous, line_no + 1)
+                if item is not None:
+                    line_no += 1
+                    yield item

@@ -87,3 +87,24 @@ def test_malformed_devin_records_become_ingest_errors_not_crashes(tmp_path: Path
     assert_reported_then_read(
         items, ["still read"], "malformed_record", "unknown_record", "unknown_record", "timestamp_parse_error"
     )
+
+
+def test_message_nodes_are_read_for_visible_sessions_without_a_transcript(transcript: Path) -> None:
+    items = normalized(
+        "devin-cli", "devin_nodes", transcript.parent.parent / "sessions.db", "devin-cli-nodes"
+    )
+    assert not [i for i in items if isinstance(i, IngestError)]
+    session = "d3v1n-0a0b-4c0d-9e0f-bee5000000a1"
+    assert {e.session for e in events_of(items)} == {session}
+    infos = [i for i in items if isinstance(i, SessionInfo)]
+    assert [(i.title, i.cwd, i.model) for i in infos] == [
+        ("Bee counter calibration", "/home/dev/projects/beecounter", "swe-1.5")
+    ]
+    assert [(e.type, e.tool_name) for e in events_of(items)] == [
+        (EventType.USER_INPUT, None),
+        (EventType.REASONING, None),
+        (EventType.TOOL_CALL, "edit"),
+        (EventType.TOOL_RESPONSE, "edit"),
+        (EventType.ASSISTANT_RESPONSE, None),
+    ]
+    assert events_of(items)[-1].is_final_answer
