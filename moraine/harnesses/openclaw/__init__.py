@@ -1,23 +1,19 @@
 """OpenClaw: the self-hosted agent gateway, one session tree per conversation under each agent's folder."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harnesses._locations import in_home
+from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(
     name="openclaw",
     display_name="OpenClaw",
     adapter="moraine.harnesses.openclaw.adapter:OpenClawAdapter",
     locations=(
-        Location(
-            source="openclaw",
-            glob="~/.openclaw/agents/*/sessions/*.jsonl",
-            watch_root="~/.openclaw/agents",
-            windows_glob="~/.openclaw/agents/*/sessions/*.jsonl",
-            windows_watch_root="~/.openclaw/agents",
-        ),
-        Location(
-            source="kimi-openclaw",
-            glob="~/.kimi_openclaw/agents/*/sessions/*.jsonl",
-            watch_root="~/.kimi_openclaw/agents",
+        in_home("openclaw", "~/.openclaw/agents/*/sessions/*.jsonl", "~/.openclaw/agents"),
+        in_home(
+            "kimi-openclaw",
+            "~/.kimi_openclaw/agents/*/sessions/*.jsonl",
+            "~/.kimi_openclaw/agents",
+            windows=False,
         ),
     ),
     reads=(
