@@ -6,29 +6,22 @@ import json
 import sqlite3
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, errors, normalized
+from fixtures.harness_homes import build_home, errors, events, normalized, read_cleanly
 
-from moraine.ingest.model import Event, EventType, SessionInfo, TerminalKind, TokenUsage
+from moraine.ingest.model import Event, EventType, TerminalKind, TokenUsage
 
 
 def _store(tmp_path: Path) -> Path:
     return build_home(["forge"], tmp_path) / ".forge" / ".forge.db"
 
 
-def _events(items: list) -> list[Event]:
-    return [item for item in items if isinstance(item, Event)]
-
-
 def test_a_conversation_reads_as_title_cwd_messages_calls_and_usage(tmp_path: Path) -> None:
-    items = normalized("forge", _store(tmp_path))
-    assert not errors(items)
-    info = next(i for i in items if isinstance(i, SessionInfo))
+    info, events = read_cleanly("forge", _store(tmp_path))
     assert (info.session, info.title, info.cwd) == (
         "0d7f5c1e-9a2b-4c3d-8e4f-5a6b7c8d9e0f",
         "Kettle timer rounding",
         "/home/dev/kettle",
     )
-    events = _events(items)
     assert [e.type for e in events][:3] == [EventType.USER_INPUT, EventType.REASONING, EventType.TOOL_CALL]
     assert not any("system_information" in e.text for e in events)
     responses = [
@@ -50,7 +43,7 @@ def test_a_conversation_reads_as_title_cwd_messages_calls_and_usage(tmp_path: Pa
 def test_a_grown_conversation_yields_only_its_new_messages(tmp_path: Path) -> None:
     store = _store(tmp_path)
     state: dict = {}
-    first = _events(normalized("forge", store, state=state))
+    first = events(normalized("forge", store, state=state))
     connection = sqlite3.connect(store)
     (context,) = connection.execute("SELECT context FROM conversations WHERE title IS NOT NULL").fetchone()
     document = json.loads(context)
@@ -71,7 +64,7 @@ def test_a_grown_conversation_yields_only_its_new_messages(tmp_path: Path) -> No
     )
     connection.commit()
     connection.close()
-    again = _events(normalized("forge", store, state=state))
+    again = events(normalized("forge", store, state=state))
     assert len(first) > 5
     assert [(e.type, e.text) for e in again] == [(EventType.USER_INPUT, "Also fix zero seconds.")]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixtures.harness_homes import HARNESS_TESTS, errors, normalized
+from fixtures.harness_homes import HARNESS_TESTS, errors, events, normalized
 
 from moraine.ingest.model import Event, EventType, SessionInfo, TerminalKind, TokenUsage
 
@@ -13,7 +13,7 @@ QCLAW = next((HARNESS_TESTS / "qclaw/home/.qclaw/agents").rglob("*.jsonl"))
 
 
 def _events(name: str, path: Path) -> list[Event]:
-    return [item for item in normalized(name, path) if isinstance(item, Event)]
+    return events(normalized(name, path))
 
 
 def test_each_model_call_carries_its_token_usage_once() -> None:

@@ -1,0 +1,60 @@
+"""Read a session kept as one JSON document that its harness rewrites in place, as records by position.
+
+A subclass turns the parsed document into its records (a header, then one record per message) with ``records``;
+positions count records, so each pass re-parses the file and yields only the records after the saved position,
+and a rewrite that appends messages yields exactly the new ones. A version of the file that is not JSON yet
+(caught mid-write) or not of the harness's shape yields nothing and is reported once per version (path, mtime,
+size); the position stays, so the next version is read from the same place.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from moraine.ingest.model import IngestError, RawRecord
+from moraine.ingest.reader import ReadItem
+from moraine.ingest.readers._once import ReportsOnce
+
+__all__ = ["DocumentReader", "NotThisFormat"]
+
+# Session documents are small; a larger file is not one.
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+
+
+class NotThisFormat(Exception):
+    """The document is valid JSON but not of the harness's shape (the message says how)."""
+
+
+class DocumentReader(ReportsOnce):
+    """Yield a session document's records after the saved position (see the module docstring)."""
+
+    byte_offsets = False
+
+    def records(self, path: Path, document: Any) -> list[dict[str, Any]]:
+        """Return the records of one parsed document, in order (raise ``NotThisFormat`` for another shape)."""
+        raise NotImplementedError
+
+    def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
+        """Yield the records after position ``offset`` (0 = nothing read yet)."""
+        try:
+            stat = path.stat()
+            if stat.st_size > MAX_DOCUMENT_BYTES:
+                raise NotThisFormat(f"file of {stat.st_size} bytes is too large for a session document")
+            records = self.records(path, json.loads(path.read_bytes()))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, NotThisFormat) as exc:
+            try:
+                version = (str(path), path.stat().st_mtime_ns, path.stat().st_size)
+            except OSError:
+                return
+            error = IngestError("malformed_session_file", f"not readable as a session document: {exc}")
+            yield from self.once(version, error, offset, line_no)
+            return
+        for position in range(max(offset, 0), len(records)):
+            line_no += 1
+            record = RawRecord(records[position], line_no, position)
+            yield ReadItem(record, None, position, line_no, position + 1, line_no)
