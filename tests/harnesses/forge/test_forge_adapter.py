@@ -6,7 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, errors, events, normalized, read_cleanly
+from fixtures.harness_homes import build_home, errors, events, normalized, read_cleanly, responses
 
 from moraine.ingest.model import Event, EventType, TerminalKind, TokenUsage
 
@@ -24,10 +24,7 @@ def test_a_conversation_reads_as_title_cwd_messages_calls_and_usage(tmp_path: Pa
     )
     assert [e.type for e in events][:3] == [EventType.USER_INPUT, EventType.REASONING, EventType.TOOL_CALL]
     assert not any("system_information" in e.text for e in events)
-    responses = [
-        (e.tool_name, e.tool_call_id, e.tool_error) for e in events if e.type is EventType.TOOL_RESPONSE
-    ]
-    assert responses == [
+    assert responses(events) == [
         ("read", "toolu_01", False),
         ("patch", "toolu_02", False),
         ("shell", "toolu_03", True),
