@@ -2,8 +2,8 @@
 
 Shared by the harnesses that keep a conversation as ``{role, content: [blocks]}`` in the Anthropic manner (DeepSeek
 TUI, Cortex Code, ...). ``Blocks`` says how one harness spells them: where a tool call's or result's fields sit (in
-the block itself, or nested under ``tool_use``/``tool_result``), and which of its keys carry the id, input, output
-and error. ``message_events`` turns one user or assistant message into its events: a user message's texts are one
+the block itself, or nested under ``tool_use``/``tool_result``), and which of its keys carry the id, input (a JSON
+string is parsed), output and error. ``message_events`` turns one user or assistant message into its events: a user message's texts are one
 input (its tool results their responses), an assistant message's blocks become reasoning, text and tool calls in
 order, and an assistant message calling no tool ends the turn with its last text as the answer.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
-from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, parse_json_string
 from moraine.ingest.model import Emitted, Event, EventType
 
 __all__ = ["Blocks", "message_events"]
@@ -38,6 +38,7 @@ class Blocks:
     id_keys: Sequence[str] = ("id", "tool_use_id", "toolUseID")
     input_keys: Sequence[str] = ("input", "parameters", "arguments")
     output_keys: Sequence[str] = ("content", "result", "output")
+    error_keys: Sequence[str] = ("is_error", "isError")
     internal: Callable[[dict[str, Any]], bool] = _plain  # a text block the harness injected, not the user's
 
     def payload(self, block: dict[str, Any], kind: str) -> dict[str, Any]:
@@ -103,7 +104,7 @@ def _assistant(
         elif kind in spelling.call_types:
             call = spelling.payload(block, "tool_use")
             name = as_str(call.get("name")) or as_str(call.get("tool_name"))
-            arguments = spelling.first(call, spelling.input_keys)
+            arguments = parse_json_string(spelling.first(call, spelling.input_keys))
             call_id = as_str(spelling.first(call, spelling.id_keys))
             events.append(base.tool_call(name, call_id, arguments, model, calls=state))
         elif kind in spelling.result_types:
@@ -114,7 +115,7 @@ def _assistant(
 def _result(result: dict[str, Any], spelling: Blocks, base: RecordEvents, state: dict[str, Any]) -> Event:
     call_id = as_str(spelling.first(result, spelling.id_keys))
     output = spelling.first(result, spelling.output_keys)
-    error = result.get("is_error")
+    error = spelling.first(result, spelling.error_keys)
     status = as_str(result.get("status"))
     failed = error if isinstance(error, bool) else (status.lower() in _FAILED if status else None)
     name = as_str(result.get("name")) or recall_call(state, call_id)
