@@ -9,14 +9,13 @@ object is passed on as such, for the adapter to report.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from moraine.ingest.adapters._document import header, message_record
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str
-from moraine.ingest.readers._document import DocumentReader, NotThisFormat
+from moraine.ingest.readers._document import DocumentReader, NotThisFormat, json_lines
 
 __all__ = ["CortexReader"]
 
@@ -43,26 +42,9 @@ class CortexReader(DocumentReader):
             cwd=as_str(document.get("working_directory")) or as_str(document.get("git_root")),
             started_at=document.get("created_at"),
         )
-        history = as_list(document.get("history")) or _history_file(
-            path.with_name(path.stem + ".history.jsonl")
-        )
+        history = as_list(document.get("history")) or json_lines(path.with_name(path.stem + ".history.jsonl"))
         messages = [
             message_record(session, i, m, timestamp=as_dict(m).get("user_sent_time"))
             for i, m in enumerate(history)
         ]
         return [head, *messages]
-
-
-def _history_file(path: Path) -> list[Any]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        return []
-    out: list[Any] = []
-    for line in lines:
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except ValueError:
-                out.append(line)  # reported by the adapter as a message that is not an object
-    return out

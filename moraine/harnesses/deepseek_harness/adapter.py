@@ -19,7 +19,7 @@ from moraine.ingest.adapters._blocks import Blocks, message_events
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import ObjectAdapter
 from moraine.ingest.adapters._text import parts_text
-from moraine.ingest.adapters._usage import UsageKeys, attach_usage, token_usage
+from moraine.ingest.adapters._usage import CAMEL_CASE_USAGE, attach_usage, token_usage
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_str, read_timestamp
 from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
@@ -32,13 +32,6 @@ _BLOCKS = Blocks(
     result_types=frozenset({"tool-result"}),
     id_keys=("id", "toolCallId"),
     input_keys=("arguments",),
-)
-_USAGE = UsageKeys(
-    input=("inputTokens",),
-    output=("outputTokens",),
-    cache_read=("cacheReadTokens",),
-    cache_write=("cacheWriteTokens",),
-    reasoning=("reasoningTokens",),
 )
 _TURN_ENDS = {
     "cancelled": TerminalKind.CANCELLED,
@@ -104,7 +97,7 @@ def _assistant(data: dict[str, Any], base: RecordEvents, ctx: StreamContext) -> 
     message = as_dict(data.get("message"))
     model = as_str(as_dict(message.get("source")).get("model"))
     out = message_events(message, _BLOCKS, base, model, ctx.state)
-    attach_usage(out, token_usage(data.get("usage"), _USAGE))
+    attach_usage(out, token_usage(data.get("usage"), CAMEL_CASE_USAGE))
     return out
 
 

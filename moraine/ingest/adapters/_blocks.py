@@ -36,6 +36,7 @@ class Blocks:
     result_types: frozenset[str] = frozenset({"tool_result"})
     nested: bool = False  # a call's fields sit under block["tool_use"], a result's under block["tool_result"]
     id_keys: Sequence[str] = ("id", "tool_use_id", "toolUseID")
+    name_keys: Sequence[str] = ("name", "tool_name", "toolName")
     input_keys: Sequence[str] = ("input", "parameters", "arguments")
     output_keys: Sequence[str] = ("content", "result", "output")
     error_keys: Sequence[str] = ("is_error", "isError")
@@ -58,7 +59,7 @@ def message_events(
     content = message.get("content")
     blocks = [{"type": "text", "text": content}] if isinstance(content, str) else as_list(content)
     blocks = [block for block in blocks if isinstance(block, dict)]
-    if role == "user":
+    if role in ("user", "tool"):  # a tool message carries results only
         return _user(blocks, spelling, base, state)
     if role == "assistant":
         return end_message(_assistant(blocks, spelling, base, model, state))
@@ -103,7 +104,7 @@ def _assistant(
             events.append(base.answer(block["text"], model))
         elif kind in spelling.call_types:
             call = spelling.payload(block, "tool_use")
-            name = as_str(call.get("name")) or as_str(call.get("tool_name"))
+            name = as_str(spelling.first(call, spelling.name_keys))
             arguments = parse_json_string(spelling.first(call, spelling.input_keys))
             call_id = as_str(spelling.first(call, spelling.id_keys))
             events.append(base.tool_call(name, call_id, arguments, model, calls=state))
@@ -115,10 +116,12 @@ def _assistant(
 def _result(result: dict[str, Any], spelling: Blocks, base: RecordEvents, state: dict[str, Any]) -> Event:
     call_id = as_str(spelling.first(result, spelling.id_keys))
     output = spelling.first(result, spelling.output_keys)
+    if isinstance(output, dict) and "value" in output:  # a typed output: {type: "text" | "json", value}
+        output = output["value"]
     error = spelling.first(result, spelling.error_keys)
     status = as_str(result.get("status"))
     failed = error if isinstance(error, bool) else (status.lower() in _FAILED if status else None)
-    name = as_str(result.get("name")) or recall_call(state, call_id)
+    name = as_str(spelling.first(result, spelling.name_keys)) or recall_call(state, call_id)
     return base.canonical_response(
         name,
         call_id,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from moraine.ingest.adapters.fields import as_dict, as_int
 from moraine.ingest.model import Emitted, Event, EventType, TokenUsage
 
-__all__ = ["UsageKeys", "attach_usage", "token_usage"]
+__all__ = ["CAMEL_CASE_USAGE", "UsageKeys", "attach_usage", "token_usage"]
 
 _MODEL_EVENTS = frozenset({EventType.ASSISTANT_RESPONSE, EventType.REASONING, EventType.TOOL_CALL})
 
@@ -28,6 +28,16 @@ class UsageKeys:
     cache_read: Sequence[str] = ("cache_read_input_tokens",)
     cache_write: Sequence[str] = ("cache_creation_input_tokens",)
     reasoning: Sequence[str] = ("reasoning_tokens",)
+
+
+# The Vercel AI SDK's spelling (``inputTokens``, ``cacheReadTokens``...), which several TypeScript agents record.
+CAMEL_CASE_USAGE = UsageKeys(
+    input=("inputTokens",),
+    output=("outputTokens",),
+    cache_read=("cacheReadTokens",),
+    cache_write=("cacheWriteTokens",),
+    reasoning=("reasoningTokens",),
+)
 
 
 def token_usage(value: object, keys: UsageKeys) -> TokenUsage | None:

@@ -49,7 +49,7 @@ def test_latest_json_is_not_a_session() -> None:
     assert normalized("deepseek-tui", HOME / ".deepseek/sessions/latest.json") == []
 
 
-def test_a_rewritten_file_yields_only_new_messages_and_a_half_written_one_is_reported_once(
+def test_a_rewritten_file_yields_its_header_and_new_messages_and_a_half_written_one_is_reported_once(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / SESSION.name
@@ -61,7 +61,9 @@ def test_a_rewritten_file_yields_only_new_messages_and_a_half_written_one_is_rep
     document["messages"].append({"role": "user", "content": "Thanks!"})
     path.write_text(json.dumps(document), encoding="utf-8")
     again = list(reader.read(path, end, first[-1].end_line))
-    assert [item.record.data["message"]["content"] for item in again if item.record] == ["Thanks!"]
+    header, *messages = again
+    assert (header.record.data["record"], header.offset, header.end) == ("document_header", end, end)
+    assert [item.record.data["message"]["content"] for item in messages] == ["Thanks!"]
     path.write_text('{"metadata": {', encoding="utf-8")
     broken = [list(reader.read(path, end + 1, 0)) for _ in range(2)]
     assert [[item.error.reason for item in items if item.error] for items in broken] == [

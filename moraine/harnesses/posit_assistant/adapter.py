@@ -1,0 +1,30 @@
+"""Posit Assistant (source ``posit-assistant``): conversation folders -> normalized events.
+
+Records come from ``reader.PositAssistantReader`` in the shared document shape (``moraine.ingest.adapters._document``).
+Model messages are the AI SDK's: user content a string, assistant blocks ``reasoning``, ``text`` and ``tool-call``
+(``toolCallId``, ``toolName``, ``input``), ``tool`` messages with ``tool-result`` blocks (``toolCallId``,
+``toolName``, ``output: {type, value}``); usage counts ``inputTokens``, ``outputTokens``, ``cacheReadTokens``,
+``cacheWriteTokens``.
+"""
+
+from __future__ import annotations
+
+from moraine.ingest.adapters._blocks import Blocks
+from moraine.ingest.adapters._document import DocumentAdapter
+from moraine.ingest.adapters._usage import CAMEL_CASE_USAGE
+
+__all__ = ["PositAssistantAdapter"]
+
+
+class PositAssistantAdapter(DocumentAdapter):
+    """Normalize Posit Assistant conversations."""
+
+    harness = "posit-assistant"
+    blocks = Blocks(
+        call_types=frozenset({"tool-call"}),
+        result_types=frozenset({"tool-result"}),
+        id_keys=("toolCallId",),
+        output_keys=("output", "result", "content"),
+    )
+    versions = frozenset({"3"})
+    usage_keys = CAMEL_CASE_USAGE
