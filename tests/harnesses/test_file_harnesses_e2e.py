@@ -25,7 +25,16 @@ from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
 SECRET = "e2e-secret"
-PKGS = ["openclaw", "qclaw", "forge", "deepseek_tui", "cortex_code", "deepseek_harness", "posit_assistant"]
+PKGS = [
+    "openclaw",
+    "qclaw",
+    "forge",
+    "deepseek_tui",
+    "cortex_code",
+    "deepseek_harness",
+    "posit_assistant",
+    "poolside",
+]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
 ANY_TOUCH: dict[str, Any] = {"scope": "all", "granularity": "events", "start_datetime": None}
