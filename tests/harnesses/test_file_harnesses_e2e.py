@@ -34,6 +34,7 @@ PKGS = [
     "deepseek_harness",
     "posit_assistant",
     "poolside",
+    "reasonix",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
