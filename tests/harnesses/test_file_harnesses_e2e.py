@@ -35,6 +35,7 @@ PKGS = [
     "posit_assistant",
     "poolside",
     "reasonix",
+    "mimocode",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
