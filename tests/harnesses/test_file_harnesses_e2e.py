@@ -36,6 +36,7 @@ PKGS = [
     "poolside",
     "reasonix",
     "mimocode",
+    "piebald",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
