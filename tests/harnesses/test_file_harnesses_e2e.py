@@ -37,6 +37,7 @@ PKGS = [
     "reasonix",
     "mimocode",
     "piebald",
+    "zcode",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.

@@ -18,12 +18,12 @@ from typing import Any
 from moraine.harnesses.forge.reader import CONVERSATION_RECORD
 from moraine.ingest.adapters._calls import recall_call
 from moraine.ingest.adapters._events import RecordEvents, end_message
-from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters._records import TaggedAdapter
+from moraine.ingest.adapters._snapshot import Conversation, fresh
 from moraine.ingest.adapters._usage import UsageKeys, attach_usage, token_usage
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, json_text, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, json_text, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["ForgeAdapter"]
 
@@ -46,16 +46,11 @@ def _conversation(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         return [
             IngestError("malformed_record", "Forge snapshot without a conversation id or a messages list")
         ]
-    seen = session_entry(ctx.state, "sessions", session)
     out: list[Emitted] = []
     cwd = next((c for c in map(_cwd, messages) if c), None)
-    if changed(seen, "meta", [row.get("title"), cwd]):
-        started = read_timestamp(row.get("created_at"), out)
-        out.append(SessionInfo(session=session, title=as_str(row.get("title")), cwd=cwd, started_at=started))
-    emitted = as_int(seen.get("messages")) or 0
-    for index in range(emitted, len(messages)):
-        out.extend(_item(messages[index], index, session, cwd, ctx))
-    seen["messages"] = max(emitted, len(messages))
+    conversation = Conversation(session, row.get("title"), cwd, row.get("created_at"))
+    for index, message in fresh(ctx.state, conversation, messages, False, out):
+        out.extend(_item(message, index, session, cwd, ctx))
     return out
 
 

@@ -15,12 +15,12 @@ from typing import Any
 
 from moraine.harnesses.piebald.reader import CHAT_RECORD
 from moraine.ingest.adapters._events import RecordEvents, end_message
-from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters._records import TaggedAdapter
+from moraine.ingest.adapters._snapshot import fresh, snapshot_of
 from moraine.ingest.adapters._usage import UsageKeys, attach_usage, token_usage
 from moraine.ingest.adapters.base import StreamContext
-from moraine.ingest.adapters.fields import as_dict, as_int, as_list, as_str, parse_json_string, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, parse_json_string, read_timestamp
+from moraine.ingest.model import Emitted, Event, EventType, IngestError, TerminalKind
 
 __all__ = ["PiebaldAdapter"]
 
@@ -34,22 +34,13 @@ _USAGE = UsageKeys(
 
 def _chat(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     """Return the not-yet-emitted events and session metadata of one chat snapshot."""
-    chat = as_dict(data.get("chat"))
-    session = str(chat.get("id")) if chat.get("id") is not None else None
-    messages = data.get("messages")
-    if not session or not isinstance(messages, list):
-        return [IngestError("malformed_record", "Piebald snapshot without a chat id or a messages list")]
-    seen = session_entry(ctx.state, "sessions", session)
+    found = snapshot_of(data, "Piebald", "chat", ("id", "title", "cwd", "created_at"))
+    if isinstance(found, IngestError):
+        return [found]
+    conversation, messages = found
     out: list[Emitted] = []
-    cwd = as_str(chat.get("cwd"))
-    if changed(seen, "meta", [chat.get("title"), cwd]):
-        started = read_timestamp(chat.get("created_at"), out)
-        out.append(SessionInfo(session, title=as_str(chat.get("title")), cwd=cwd, started_at=started))
-    ready = len(messages) - 1 if data.get("unsettled") is True else len(messages)
-    emitted = as_int(seen.get("messages")) or 0
-    for index in range(emitted, ready):
-        out.extend(_message(as_dict(messages[index]), session, cwd, out))
-    seen["messages"] = max(emitted, ready)
+    for _, message in fresh(ctx.state, conversation, messages, data.get("unsettled") is True, out):
+        out.extend(_message(as_dict(message), conversation.session, conversation.cwd, out))
     return out
 
 

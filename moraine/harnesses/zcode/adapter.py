@@ -1,0 +1,91 @@
+"""ZCode (source ``zcode``): session snapshots read from its SQLite store -> normalized events.
+
+Snapshots come from ``reader.ZCodeReader``: ``{record: "zcode_session", session: {id, directory, title,
+time_created}, messages: [{id, time_created, data: {role, model...}, parts: [blocks]}], unsettled}``. Parts are
+Anthropic-style blocks (``text``, ``thinking``/``reasoning``, ``tool_use``, ``tool_result``) or OpenCode-style
+``tool`` parts (``tool``, ``callID``, ``state: {input, output, error}``), which hold a call and its result. The
+model is the message's ``modelID``, ``model_id`` or ``model`` (a name or ``{modelID, id, name}``). The state
+remembers, per session, how many messages were emitted; an unsettled snapshot holds its last message back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moraine.harnesses.zcode.reader import SESSION_RECORD
+from moraine.ingest.adapters._blocks import Blocks, message_events
+from moraine.ingest.adapters._events import RecordEvents
+from moraine.ingest.adapters._records import TaggedAdapter
+from moraine.ingest.adapters._snapshot import fresh, snapshot_of
+from moraine.ingest.adapters.base import StreamContext
+from moraine.ingest.adapters.fields import as_dict, as_list, as_str, read_timestamp
+from moraine.ingest.model import Emitted, IngestError
+
+__all__ = ["ZCodeAdapter"]
+
+_BLOCKS = Blocks(id_keys=("id", "tool_use_id", "toolUseID", "tool_call_id", "callID", "callId"))
+
+
+def _session(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
+    """Return the not-yet-emitted events and session metadata of one session snapshot."""
+    found = snapshot_of(data, "ZCode", "session", ("id", "title", "directory", "time_created"))
+    if isinstance(found, IngestError):
+        return [found]
+    conversation, messages = found
+    session, cwd = conversation.session, conversation.cwd
+    out: list[Emitted] = []
+    for _, message in fresh(ctx.state, conversation, messages, data.get("unsettled") is True, out):
+        message = as_dict(message)
+        data_ = as_dict(message.get("data"))
+        base = RecordEvents(session, read_timestamp(message.get("time_created"), out), cwd)
+        base.provenance = {"message_id": message.get("id")}
+        content = [block for part in as_list(message.get("parts")) for block in _blocks(as_dict(part))]
+        said = {"role": str(data_.get("role")).lower(), "content": content}
+        out.extend(message_events(said, _BLOCKS, base, _model(data_), ctx.state))
+    return out
+
+
+def _blocks(part: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return a part as content blocks: an OpenCode-style tool part becomes its call and, once ended, its result."""
+    if part.get("type") != "tool":
+        return [part]
+    state = as_dict(part.get("state"))
+    call_id = as_str(part.get("callID")) or as_str(part.get("id"))
+    name = as_str(part.get("tool")) or as_str(part.get("name"))
+    blocks = [
+        {"type": "tool_use", "id": call_id, "name": name, "input": state.get("input", part.get("input"))}
+    ]
+    if "output" in state or "error" in state:
+        failed = "error" in state and "output" not in state
+        result = state.get("error") if failed else state.get("output")
+        blocks.append(
+            {
+                "type": "tool_result",
+                "tool_use_id": call_id,
+                "name": name,
+                "content": result,
+                "is_error": failed,
+            }
+        )
+    return blocks
+
+
+def _model(data: dict[str, Any]) -> str | None:
+    model = data.get("model")
+    nested = as_dict(model)
+    return (
+        as_str(data.get("modelID"))
+        or as_str(data.get("model_id"))
+        or as_str(nested.get("modelID"))
+        or as_str(nested.get("id"))
+        or as_str(nested.get("name"))
+        or as_str(model)
+    )
+
+
+class ZCodeAdapter(TaggedAdapter):
+    """Normalize ZCode session snapshots."""
+
+    harness = "zcode"
+    kinds = {SESSION_RECORD: _session}
+    untagged = "not a ZCode session record"
