@@ -4,7 +4,8 @@ One store holds the fake homes of all the harnesses listed in ``PKGS`` (``tests/
 through the harnesses' own declared locations with ``HOME`` pointed at the merged home. For each harness, as its
 ``expect.json`` says: ``search_sessions`` finds the planted keyword in that harness only; ``list_sessions``
 filtered by the harness value lists its sessions with the expected title; ``open`` walks the session (native ID,
-resume command, turns); ``file_attention`` finds the file its edit tool touched.
+resume command, turns); ``file_attention`` finds the file its edit tool touched (where the harness records tool
+calls: ``touched_file`` is null otherwise).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ PKGS = [
     "mimocode",
     "piebald",
     "zcode",
+    "warp",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
@@ -122,13 +124,17 @@ def test_open_walks_the_session_with_its_native_id_and_resume(corpus: Store, exp
     assert session["native_id"]
     assert session["resume_command"] == expect.resume
     turns = opened["turns"]
-    assert turns and session["event_count"] >= 3
+    assert turns and session["event_count"] >= 2
     turn = open_data(corpus, id=turns[0]["id"], limit=50, cursor=None, max_results=50, cursor_secret=SECRET)
     types = {event["type"] for event in turn["events"]}
-    assert {"user_input", "tool_call", "tool_response"} <= types
+    # A harness that records no tool calls (Warp keeps only the queries) has no touched file.
+    walked = {"user_input", "tool_call", "tool_response"} if expect.touched_file else {"user_input"}
+    assert walked <= types
 
 
 @pytest.mark.parametrize("expect", EXPECT, ids=PKGS)
 def test_file_attention_finds_the_file_its_edit_tool_touched(corpus: Store, expect: Expect) -> None:
+    if expect.touched_file is None:
+        pytest.skip(f"{expect.harness} records no tool calls")
     result = file_attention_data(corpus, path=expect.touched_file, harness=expect.harness, **ANY_TOUCH)
     assert result.data["summary"]["total_touches"] >= 1, result.data

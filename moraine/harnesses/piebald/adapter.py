@@ -16,13 +16,15 @@ from typing import Any
 from moraine.harnesses.piebald.reader import CHAT_RECORD
 from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters._records import TaggedAdapter
-from moraine.ingest.adapters._snapshot import fresh, snapshot_of
+from moraine.ingest.adapters._snapshot import Conversation, read_new_messages
 from moraine.ingest.adapters._usage import UsageKeys, attach_usage, token_usage
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, parse_json_string, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, TerminalKind
+from moraine.ingest.model import Emitted, Event, EventType, TerminalKind
 
 __all__ = ["PiebaldAdapter"]
+
+_SPELLING = ("Piebald", "chat", ("id", "title", "cwd", "created_at"))
 
 _USAGE = UsageKeys(
     input=("input_tokens",),
@@ -34,19 +36,12 @@ _USAGE = UsageKeys(
 
 def _chat(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     """Return the not-yet-emitted events and session metadata of one chat snapshot."""
-    found = snapshot_of(data, "Piebald", "chat", ("id", "title", "cwd", "created_at"))
-    if isinstance(found, IngestError):
-        return [found]
-    conversation, messages = found
-    out: list[Emitted] = []
-    for _, message in fresh(ctx.state, conversation, messages, data.get("unsettled") is True, out):
-        out.extend(_message(as_dict(message), conversation.session, conversation.cwd, out))
-    return out
+    return read_new_messages(data, ctx.state, _SPELLING, _message)
 
 
-def _message(message: dict[str, Any], session: str, cwd: str | None, out: list[Emitted]) -> list[Emitted]:
+def _message(chat: Conversation, message: dict[str, Any], out: list[Emitted]) -> list[Emitted]:
     side = message.get("enabled") in (0, False)
-    base = RecordEvents(session, read_timestamp(message.get("created_at"), out), cwd, side)
+    base = RecordEvents(chat.session, read_timestamp(message.get("created_at"), out), chat.cwd, side)
     base.provenance = {"message_id": message.get("id"), "role": message.get("role")}
     role = as_str(message.get("role")) or "user"
     model = as_str(message.get("model"))

@@ -16,33 +16,33 @@ from moraine.harnesses.zcode.reader import SESSION_RECORD
 from moraine.ingest.adapters._blocks import Blocks, message_events
 from moraine.ingest.adapters._events import RecordEvents
 from moraine.ingest.adapters._records import TaggedAdapter
-from moraine.ingest.adapters._snapshot import fresh, snapshot_of
+from moraine.ingest.adapters._snapshot import Conversation, read_new_messages
 from moraine.ingest.adapters.base import StreamContext
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, read_timestamp
-from moraine.ingest.model import Emitted, IngestError
+from moraine.ingest.model import Emitted
 
 __all__ = ["ZCodeAdapter"]
 
+_SPELLING = ("ZCode", "session", ("id", "title", "directory", "time_created"))
 _BLOCKS = Blocks(id_keys=("id", "tool_use_id", "toolUseID", "tool_call_id", "callID", "callId"))
 
 
 def _session(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     """Return the not-yet-emitted events and session metadata of one session snapshot."""
-    found = snapshot_of(data, "ZCode", "session", ("id", "title", "directory", "time_created"))
-    if isinstance(found, IngestError):
-        return [found]
-    conversation, messages = found
-    session, cwd = conversation.session, conversation.cwd
-    out: list[Emitted] = []
-    for _, message in fresh(ctx.state, conversation, messages, data.get("unsettled") is True, out):
-        message = as_dict(message)
-        data_ = as_dict(message.get("data"))
-        base = RecordEvents(session, read_timestamp(message.get("time_created"), out), cwd)
-        base.provenance = {"message_id": message.get("id")}
-        content = [block for part in as_list(message.get("parts")) for block in _blocks(as_dict(part))]
-        said = {"role": str(data_.get("role")).lower(), "content": content}
-        out.extend(message_events(said, _BLOCKS, base, _model(data_), ctx.state))
-    return out
+    return read_new_messages(
+        data, ctx.state, _SPELLING, lambda session, message, out: _message(session, message, out, ctx)
+    )
+
+
+def _message(
+    session: Conversation, message: dict[str, Any], out: list[Emitted], ctx: StreamContext
+) -> list[Emitted]:
+    data = as_dict(message.get("data"))
+    base = RecordEvents(session.session, read_timestamp(message.get("time_created"), out), session.cwd)
+    base.provenance = {"message_id": message.get("id")}
+    content = [block for part in as_list(message.get("parts")) for block in _blocks(as_dict(part))]
+    said = {"role": str(data.get("role")).lower(), "content": content}
+    return message_events(said, _BLOCKS, base, _model(data), ctx.state)
 
 
 def _blocks(part: dict[str, Any]) -> list[dict[str, Any]]:

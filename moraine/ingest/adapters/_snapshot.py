@@ -8,7 +8,7 @@ their index (the newest held back while the snapshot is ``unsettled``), then cou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from moraine.ingest.adapters._memory import changed, session_entry
 from moraine.ingest.adapters.fields import as_dict, as_int, as_str, read_timestamp
 from moraine.ingest.model import Emitted, IngestError, SessionInfo
 
-__all__ = ["Conversation", "fresh", "snapshot_of"]
+__all__ = ["Conversation", "fresh", "read_new_messages", "snapshot_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +61,25 @@ def snapshot_of(
     if ident is None or ident == "" or not isinstance(messages, list):
         return IngestError("malformed_record", f"{store} snapshot without a {holder} id or a messages list")
     return Conversation(str(ident), title, as_str(cwd), created), messages
+
+
+def read_new_messages(
+    data: dict[str, Any],
+    state: dict[str, Any],
+    spelling: tuple[str, str, tuple[str, str, str, str]],
+    read: Callable[[Conversation, dict[str, Any], list[Emitted]], Iterable[Emitted]],
+) -> list[Emitted]:
+    """Return what a snapshot adds: changed metadata, then ``read(conversation, message, out)`` of each new message.
+
+    ``spelling`` is ``(store name, holder, keys)`` as ``snapshot_of`` takes them; the snapshot's ``unsettled`` flag
+    holds its newest message back; an unreadable snapshot yields its error.
+    """
+    store, holder, keys = spelling
+    found = snapshot_of(data, store, holder, keys)
+    if isinstance(found, IngestError):
+        return [found]
+    out: list[Emitted] = []
+    conversation, messages = found
+    for _, message in fresh(state, conversation, messages, data.get("unsettled") is True, out):
+        out.extend(read(conversation, as_dict(message), out))
+    return out
