@@ -40,6 +40,7 @@ PKGS = [
     "piebald",
     "zcode",
     "warp",
+    "icodemate",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
