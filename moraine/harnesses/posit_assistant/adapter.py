@@ -9,7 +9,7 @@ Model messages are the AI SDK's: user content a string, assistant blocks ``reaso
 
 from __future__ import annotations
 
-from moraine.ingest.adapters._blocks import Blocks
+from moraine.ingest.adapters._blocks import AI_SDK_BLOCKS
 from moraine.ingest.adapters._document import DocumentAdapter
 from moraine.ingest.adapters._usage import CAMEL_CASE_USAGE
 
@@ -20,11 +20,6 @@ class PositAssistantAdapter(DocumentAdapter):
     """Normalize Posit Assistant conversations."""
 
     harness = "posit-assistant"
-    blocks = Blocks(
-        call_types=frozenset({"tool-call"}),
-        result_types=frozenset({"tool-result"}),
-        id_keys=("toolCallId",),
-        output_keys=("output", "result", "content"),
-    )
+    blocks = AI_SDK_BLOCKS
     versions = frozenset({"3"})
     usage_keys = CAMEL_CASE_USAGE

@@ -19,7 +19,7 @@ from moraine.ingest.adapters._events import RecordEvents, end_message
 from moraine.ingest.adapters.fields import as_dict, as_list, as_str, output_text, parse_json_string
 from moraine.ingest.model import Emitted, Event, EventType
 
-__all__ = ["Blocks", "message_events"]
+__all__ = ["AI_SDK_BLOCKS", "Blocks", "message_events"]
 
 _FAILED = frozenset({"error", "failed", "failure", "cancelled", "canceled", "denied", "rejected"})
 
@@ -49,6 +49,16 @@ class Blocks:
     def first(self, payload: dict[str, Any], keys: Sequence[str]) -> Any:
         """Return the value of the first of ``keys`` present in ``payload``."""
         return next((payload[key] for key in keys if key in payload), None)
+
+
+# The Vercel AI SDK's spelling (``tool-call``/``tool-result`` with ``toolCallId``, ``toolName``, ``input`` and a typed
+# ``output``), which several TypeScript agents record; Anthropic's spelling is accepted beside it.
+AI_SDK_BLOCKS = Blocks(
+    call_types=frozenset({"tool-call", "tool_use"}),
+    result_types=frozenset({"tool-result", "tool_result"}),
+    id_keys=("toolCallId", "id", "tool_use_id"),
+    output_keys=("output", "content", "result"),
+)
 
 
 def message_events(
