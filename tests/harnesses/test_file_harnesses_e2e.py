@@ -42,6 +42,7 @@ PKGS = [
     "warp",
     "icodemate",
     "commandcode",
+    "shelley",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
