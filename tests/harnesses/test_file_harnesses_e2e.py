@@ -16,14 +16,12 @@ from typing import Any
 import pytest
 
 from fixtures.corpus.builder import scratch_store
-from fixtures.harness_homes import Expect, build_home, home_sources
+from fixtures.harness_homes import Expect, build_home, home_sources, search
 from handlers.file_attention import file_attention_data
 from handlers.list_sessions import list_data
 from handlers.open import open_data
-from handlers.search_sessions import search_data
 from moraine.ingest.pipeline import Ingestor
 from moraine.store.client import Store
-from moraine.store.reads.search import Bm25
 
 SECRET = "e2e-secret"
 PKGS = [
@@ -63,21 +61,6 @@ def corpus(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield store
 
 
-def _search(store: Store, query: str, harness: str | None = None) -> list[dict[str, Any]]:
-    data = search_data(
-        store,
-        query=query,
-        within_id=None,
-        event_types=["user_input", "assistant_response"],
-        harness=harness,
-        source=None,
-        n_hits=20,
-        bm25=Bm25(),
-        snippet_chars=200,
-    )
-    return list(data["results"])
-
-
 def _sessions(store: Store, harness: str) -> list[dict[str, Any]]:
     listed = list_data(
         store,
@@ -96,7 +79,7 @@ def _sessions(store: Store, harness: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("expect", EXPECT, ids=PKGS)
 def test_search_finds_the_planted_keyword_in_its_harness_only(corpus: Store, expect: Expect) -> None:
-    hits = _search(corpus, expect.keyword)
+    hits = search(corpus, expect.keyword)
     assert hits, f"{expect.keyword} not found"
     assert {(h["session"]["harness"], h["session"]["source"]) for h in hits} == {
         (expect.harness, expect.source)
@@ -104,7 +87,7 @@ def test_search_finds_the_planted_keyword_in_its_harness_only(corpus: Store, exp
     assert expect.keyword in hits[0]["snippet"]["text"]
     for other in EXPECT:
         if other.harness != expect.harness:
-            assert _search(corpus, other.keyword, harness=expect.harness) == []
+            assert search(corpus, other.keyword, harness=expect.harness) == []
 
 
 @pytest.mark.parametrize("expect", EXPECT, ids=PKGS)
@@ -112,13 +95,13 @@ def test_list_sessions_filters_by_harness_with_titles(corpus: Store, expect: Exp
     sessions = _sessions(corpus, expect.harness)
     assert len(sessions) == expect.sessions
     assert {s["harness"] for s in sessions} == {expect.harness}
-    hit = _search(corpus, expect.keyword)[0]
+    hit = search(corpus, expect.keyword)[0]
     assert hit["session"]["title"] == expect.title
 
 
 @pytest.mark.parametrize("expect", EXPECT, ids=PKGS)
 def test_open_walks_the_session_with_its_native_id_and_resume(corpus: Store, expect: Expect) -> None:
-    hit = _search(corpus, expect.keyword)[0]
+    hit = search(corpus, expect.keyword)[0]
     opened = open_data(
         corpus, id=hit["session"]["id"], limit=50, cursor=None, max_results=50, cursor_secret=SECRET
     )
