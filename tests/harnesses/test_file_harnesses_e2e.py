@@ -41,6 +41,7 @@ PKGS = [
     "icodemate",
     "commandcode",
     "shelley",
+    "codebuff",
 ]
 EXPECT = [Expect.load(pkg) for pkg in PKGS]
 # file_attention's other arguments: every project, any time, tool and source.
