@@ -1,13 +1,14 @@
 """Forge: the terminal coding agent (forgecode), its conversations in one SQLite store under ``~/.forge``."""
 
 from moraine.harnesses._locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harnesses.declaration import Harness, Resume
 
 HARNESS = Harness(
     name="forge",
     display_name="Forge",
     adapter="moraine.harnesses.forge.adapter:ForgeAdapter",
     locations=(in_home("forge", "~/.forge/.forge.db", "~/.forge", "forge_sqlite"),),
+    resume=Resume(("forge", "--conversation-id")),
     readers={"forge_sqlite": "moraine.harnesses.forge.reader:ForgeReader"},
     reads=(
         "conversations (SQLite, read-only): title, user and assistant messages, reasoning details, tool calls and "
@@ -15,6 +16,6 @@ HARNESS = Harness(
     ),
     not_read=(
         "the system prompt's text, the conversation metrics column (session totals), task sub-conversations' "
-        "links to their parent; no resume command (not established from what we read)"
+        "links to their parent"
     ),
 )
