@@ -11,7 +11,6 @@ HARNESS = Harness(
         in_home("deepseek-tui", "~/.deepseek/sessions/*.json", "~/.deepseek/sessions", "deepseek_tui_json"),
         in_home("codewhale", "~/.codewhale/sessions/*.json", "~/.codewhale/sessions", "deepseek_tui_json"),
     ),
-    resume=Resume(("deepseek", "--resume")),
     readers={"deepseek_tui_json": "moraine.harnesses.deepseek_tui.reader:DeepSeekTuiReader"},
     reads=(
         "session files (schema_version 1): title, workspace, model, user and assistant messages, thinking, "
@@ -21,4 +20,5 @@ HARNESS = Harness(
         "total_tokens (a session total, not per call), checkpoints (latest.json, offline_queue.json); the resume "
         "command is DeepSeek TUI's (deepseek --resume <id>, its runbook), also for CodeWhale's sessions"
     ),
+    resume=Resume(("deepseek", "--resume")),
 )
