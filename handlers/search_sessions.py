@@ -21,6 +21,7 @@ from moraine.store.client import Store
 from moraine.store.reads.scope import session_exists, turn_exists
 from moraine.store.reads.native import first_events, native_session_key
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, hydrate_page, search
+from moraine.store.reads.settled import event_terminal
 from moraine.store.reads.timestamps import format_timestamp
 
 __all__ = ["handle", "search_data"]
@@ -149,7 +150,7 @@ def _data(page: SearchPage, n_hits: int) -> dict[str, Any]:
                     "type": hit.event.type,
                     "timestamp": format_timestamp(hit.event.timestamp),
                     "ordinal": hit.event.ordinal,
-                    "terminal": hit.event.terminal,
+                    "terminal": event_terminal(hit.event.terminal, hit.event.seq, hit.turn.terminal_seq),
                 },
                 "turn": {
                     "id": tid,

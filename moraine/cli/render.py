@@ -23,6 +23,7 @@ from generated.models import (
     OpenTurnData,
     SearchSessionsData,
 )
+from moraine.store.reads.settled import IN_PROGRESS
 
 __all__ = ["RENDERERS", "render_warnings"]
 
@@ -78,7 +79,7 @@ def _open_session(console: Console, data: OpenSessionData) -> None:
     console.print(
         f"{session.id.root} · {session.harness.value} (source {escape(session.source)}) · "
         f"{session.turn_count} turns, {session.event_count} events · {_when(session.started_at)} → "
-        f"{_when(session.updated_at)}{'' if session.completed else ' · incomplete'}"
+        f"{_when(session.updated_at)}{'' if session.completed else f' · {IN_PROGRESS}'}"
     )
     if session.resume_command:
         console.print(f"resume: {escape(session.resume_command)}", soft_wrap=True)
@@ -105,7 +106,7 @@ def _open_turn(console: Console, data: OpenTurnData) -> None:
     )
     console.print(
         f"{turn.id.root} · {turn.event_count} events · {_when(turn.started_at)} → {_when(turn.updated_at)}"
-        f"{'' if turn.completed else ' · incomplete'}"
+        f"{'' if turn.completed else f' · {IN_PROGRESS}'}"
     )
     for label, excerpt in (("user", data.summary.user_input), ("final", data.summary.final_response)):
         if excerpt is not None:

@@ -30,7 +30,7 @@ function hitRow(hit, query) {
       typeBadge(event.type),
       h("a", { href: turnLink(hit.open.turn_id), class: "crumb" }, `Turn ${turn.ordinal}`),
       h("span", { class: "muted" }, ` · event ${event.ordinal} of ${turn.event_count}`),
-      statusBadge(turn.completed, "incomplete"),
+      statusBadge(turn.completed),
       h("span", { class: "spacer" }),
       h("span", { class: "score", title: "relevance, comparable within this response only" },
         h("meter", { min: "0", max: "1", value: hit.score }), hit.score.toFixed(2))));
