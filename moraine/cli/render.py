@@ -66,7 +66,10 @@ def _search(console: Console, envelope: dict[str, Any]) -> None:
             hit.event.type.value,
             escape(f"{_title(session.title, session.harness.value)} ({session.harness.value})"),
             escape(_one_line(hit.snippet.text, 240)),
-            escape(f"{hit.open.event_id.root}\nturn {hit.turn.ordinal}: {hit.open.turn_id.root}"),
+            escape(
+                f"{hit.open.event_id.root}\nturn {hit.turn.ordinal}: {hit.open.turn_id.root}"
+                f"\nsession: {hit.open.session_id.root}"
+            ),
         )
     console.print(table)
     more = " (more may exist: narrow the query or raise --n-hits)" if data.truncated else ""
@@ -164,7 +167,8 @@ def _next(console: Console, cursor: str | None) -> None:
 def _sessions(console: Console, envelope: dict[str, Any]) -> None:
     data = ListSessionsData.model_validate(envelope["data"])
     if not data.sessions:
-        console.print("No sessions in this window.")
+        request = envelope["request"]
+        console.print(f"No sessions between {request['start_datetime']} and {request['end_datetime']}.")
         return
     table = Table("updated", "harness", "source", "turns", "events", "session", "id")
     for row in data.sessions:
