@@ -15,6 +15,7 @@ from moraine.semantic.embedder import SemanticUnavailableError, load_embedder
 from moraine.semantic.hybrid import SemanticSettings
 from tools.relevance.locomo import PEER, Ranks, category_names, conversation_files, rank_conversation, scores
 from moraine.store.reads.search import Bm25
+from tools.relevance.metrics import CUTOFF
 from tools.relevance.run import METHODS, Outcome, Ranking, build_store, evaluate
 
 
@@ -29,6 +30,10 @@ def _table(out: Outcome) -> Table:
             table.add_row(method if category is None else "", category or "all", str(s.queries),
                           f"{s.mrr10:.3f}", f"{s.recall1:.3f}", f"{s.recall10:.3f}")  # fmt: skip
     return table
+
+
+def _span(values: list[float]) -> str:
+    return f"{values[0]:.3f}-{values[-1]:.3f}" if values else "none"
 
 
 def _locomo_table(ranks: Ranks) -> Table:
@@ -74,6 +79,13 @@ def _locomo(
     help="Weight of a message's neighbours in its similarity (0: each message alone).",
 )
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Embedder threads.")
+@click.option(
+    "--meaning-floor",
+    type=click.FloatRange(min=0),
+    default=_DEFAULTS.meaning_floor,
+    show_default=True,
+    help="Similarity in context a hit holding none of the query's words needs (a meaning match).",
+)
 @click.option("--misses", is_flag=True, help="List the queries whose answer is not first, per method.")
 @click.option(
     "--session-weight",
@@ -118,6 +130,7 @@ def main(
     min_words: int,
     context: float,
     threads: int,
+    meaning_floor: float,
     misses: bool,
     session_weight: float,
     form_weight: float,
@@ -140,7 +153,12 @@ def main(
         except SemanticUnavailableError as exc:
             raise click.ClickException(f"{exc} (or pass --lexical-only)") from exc
     settings = SemanticSettings(
-        vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads, context=context
+        vector_weight=vector_weight,
+        depth=depth,
+        min_words=min_words,
+        threads=threads,
+        context=context,
+        meaning_floor=meaning_floor,
     )
     with build_store() as store:
         ranking = Ranking(Bm25(session_weight=session_weight, form_weight=form_weight), keep_function_words)
@@ -150,6 +168,13 @@ def main(
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0
         console.print(f"embedded {out.embedded} events in {out.embed_seconds:.1f} s ({rate:.1f} passages/s, "
                       f"{threads} thread(s)); settings vector_weight={vector_weight:g} depth={depth} min_words={min_words} context={context:g}")  # fmt: skip
+    if embedder is not None:
+        answers = sorted(sim for _, sim, is_answer in out.meaning_only if is_answer)
+        others = sorted(sim for _, sim, is_answer in out.meaning_only if not is_answer)
+        console.print(
+            f"meaning matches in the hybrid top {CUTOFF} (floor {meaning_floor:g}): {len(out.meaning_only)}, "
+            f"{len(answers)} of them answers (similarity {_span(answers)}), the rest {_span(others)}"
+        )
     for method, times in out.latency_ms.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
