@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -20,6 +22,7 @@ from tools.relevance.run import METHODS, Outcome, Ranking, build_store, evaluate
 
 
 _DEFAULTS = SemanticSettings()
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _table(out: Outcome) -> Table:
@@ -30,6 +33,13 @@ def _table(out: Outcome) -> Table:
             table.add_row(method if category is None else "", category or "all", str(s.queries),
                           f"{s.mrr10:.3f}", f"{s.recall1:.3f}", f"{s.recall10:.3f}")  # fmt: skip
     return table
+
+
+def _number_option(flag: str, setting: str, text: str) -> Callable[[_F], _F]:
+    """A number >= 0 whose default is the ``[semantic]`` setting's."""
+    return click.option(
+        flag, type=click.FloatRange(min=0), default=getattr(_DEFAULTS, setting), show_default=True, help=text
+    )
 
 
 def _span(values: list[float]) -> str:
@@ -71,20 +81,12 @@ def _locomo(
 )
 @click.option("--depth", type=click.IntRange(min=1), default=_DEFAULTS.depth, show_default=True)
 @click.option("--min-words", type=click.IntRange(min=0), default=_DEFAULTS.min_words, show_default=True)
-@click.option(
-    "--context",
-    type=click.FloatRange(min=0),
-    default=_DEFAULTS.context,
-    show_default=True,
-    help="Weight of a message's neighbours in its similarity (0: each message alone).",
+@_number_option(
+    "--context", "context", "Weight of a message's neighbours in its similarity (0: each message alone)."
 )
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Embedder threads.")
-@click.option(
-    "--meaning-floor",
-    type=click.FloatRange(min=0),
-    default=_DEFAULTS.meaning_floor,
-    show_default=True,
-    help="Similarity in context a hit holding none of the query's words needs (a meaning match).",
+@_number_option(
+    "--meaning-floor", "meaning_floor", "Similarity in context a hit holding none of the query's words needs."
 )
 @click.option("--misses", is_flag=True, help="List the queries whose answer is not first, per method.")
 @click.option(
