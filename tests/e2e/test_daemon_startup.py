@@ -136,3 +136,7 @@ def test_the_log_times_each_start_up_phase_before_ready(home: DaemonHome) -> Non
     total = float(re.search(r"ready in (\d+\.\d\d) s", log).group(1))  # type: ignore[union-attr]
     assert sum(float(seconds) for _, seconds in phases) <= total + 0.05
     assert log.index("start-up: HTTP server started") < log.index("ready in ")
+    # inside "store opened and migrated": the lease wait and each migration of a fresh store, timed
+    assert "migrations lease taken in " in log and re.search(
+        r"migration 001 initial applied in \d+\.\d\d s", log
+    )
