@@ -13,6 +13,7 @@ from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
 from moraine.scope.floor import ProjectFloor, in_floor
+from moraine.search.marks import MEANING_MATCH, meaning_note
 from moraine.search.query import search_forms, search_terms
 from moraine.search.tokenize import query_terms
 from moraine.search.timecue import time_cue
@@ -21,6 +22,7 @@ from moraine.store.client import Store
 from moraine.store.reads.scope import session_exists, turn_exists
 from moraine.store.reads.native import first_events, native_session_key
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, hydrate_page, search
+from moraine.store.reads.settled import event_terminal
 from moraine.store.reads.timestamps import format_timestamp
 
 __all__ = ["handle", "search_data"]
@@ -101,7 +103,11 @@ def search_data(
     page = search(
         store, search_query, bm25, snippet_chars, fuse=fuser, fuse_depth=fuser.depth if fuser else 0
     )
-    return _data(page, n_hits)
+    data = _data(page, n_hits, set(fuser.meaning_only) if fuser is not None else set())
+    meaning = [hit["rank"] for hit in data["results"] if hit["snippet"]["text"].startswith(MEANING_MATCH)]
+    if meaning and notes is not None:
+        notes.append(meaning_note(meaning))
+    return data
 
 
 def _native_search(
@@ -134,9 +140,11 @@ def _native_search(
     return _data(page, n_hits), note
 
 
-def _data(page: SearchPage, n_hits: int) -> dict[str, Any]:
+def _data(page: SearchPage, n_hits: int, meaning: set[tuple[int, int]] | None = None) -> dict[str, Any]:
+    """Shape the page; a hit in ``meaning`` (found by meaning alone) gets the marker ahead of its snippet."""
     results = []
     for rank, hit in enumerate(page.hits, start=1):
+        mark = MEANING_MATCH if meaning and (hit.event.key, hit.event.seq) in meaning else ""
         eid = event_id(hit.event.key, hit.event.seq)
         tid = turn_id(hit.turn.key, hit.turn.turn_seq)
         results.append(
@@ -149,7 +157,7 @@ def _data(page: SearchPage, n_hits: int) -> dict[str, Any]:
                     "type": hit.event.type,
                     "timestamp": format_timestamp(hit.event.timestamp),
                     "ordinal": hit.event.ordinal,
-                    "terminal": hit.event.terminal,
+                    "terminal": event_terminal(hit.event.terminal, hit.event.seq, hit.turn.terminal_seq),
                 },
                 "turn": {
                     "id": tid,
@@ -158,7 +166,7 @@ def _data(page: SearchPage, n_hits: int) -> dict[str, Any]:
                     "event_count": hit.turn.event_count,
                 },
                 "session": session_ref(hit.session),
-                "snippet": {"text": hit.snippet.text, "truncated": hit.snippet.truncated},
+                "snippet": {"text": mark + hit.snippet.text, "truncated": hit.snippet.truncated},
                 "open": {"event_id": eid, "turn_id": tid, "session_id": session_id(hit.session.key)},
             }
         )

@@ -1,19 +1,68 @@
 """The ``moraine`` command line: a thin layer that parses, builds ``Config``, calls one library function, renders.
 
-Each command lives in its own module and is registered below.
+Each command lives in its own module, imported only when that command runs (or when ``--help`` lists them all):
+``moraine --version`` imports click and nothing of Moraine's runtime (the store, the handlers, ingest).
 """
 
 from __future__ import annotations
 
 import click
 
-from moraine.daemon.version import moraine_version
-
 __all__ = ["main"]
 
+# Command name -> "module:attribute" of its click command, in the order --help lists them.
+COMMANDS = {
+    "doctor": "moraine.cli.doctor:doctor",
+    "export": "moraine.cli.tools:export",
+    "files": "moraine.cli.tools:files",
+    "import": "moraine.cli.imports:import_command",
+    "ingest": "moraine.cli.ingest:ingest",
+    "mcp": "moraine.cli.mcp:mcp",
+    "open": "moraine.cli.tools:open_command",
+    "search": "moraine.cli.tools:search",
+    "serve": "moraine.cli.serve:serve",
+    "sessions": "moraine.cli.tools:sessions",
+    "setup": "moraine.cli.setup:setup",
+    "status": "moraine.cli.status:status",
+    "web": "moraine.cli.web:web",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(moraine_version(), "--version", prog_name="moraine", message="%(prog)s %(version)s")
+
+class _LazyGroup(click.Group):
+    """A group whose commands are imported when first asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        from importlib import import_module
+
+        module, attribute = target.split(":")
+        command: click.Command = getattr(import_module(module), attribute)
+        return command
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from moraine.daemon.version import moraine_version
+
+    click.echo(f"moraine {moraine_version()}")
+    ctx.exit()
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and exit.",
+)
 @click.option(
     "--config",
     "config_path",
@@ -26,31 +75,3 @@ __all__ = ["main"]
 def main(ctx: click.Context, config_path: str | None) -> None:
     """Index coding-agent session traces and serve them to agents over MCP."""
     ctx.obj = {"config_path": config_path}
-
-
-from moraine.cli.doctor import doctor  # noqa: E402 (commands register after the group exists)
-from moraine.cli.imports import import_command  # noqa: E402 (commands register after the group exists)
-from moraine.cli.ingest import ingest  # noqa: E402 (commands register after the group exists)
-from moraine.cli.mcp import mcp  # noqa: E402 (commands register after the group exists)
-from moraine.cli.serve import serve  # noqa: E402 (commands register after the group exists)
-from moraine.cli.setup import setup  # noqa: E402 (commands register after the group exists)
-from moraine.cli.status import status  # noqa: E402 (commands register after the group exists)
-from moraine.cli.tools import (  # noqa: E402 (commands register after the group exists)
-    export,
-    files,
-    open_command,
-    search,
-    sessions,
-)
-from moraine.cli.web import web  # noqa: E402 (commands register after the group exists)
-
-main.add_command(doctor)
-main.add_command(import_command)
-main.add_command(ingest)
-main.add_command(mcp)
-main.add_command(serve)
-main.add_command(setup)
-main.add_command(status)
-for _command in (search, open_command, sessions, files, export):
-    main.add_command(_command)
-main.add_command(web)

@@ -23,6 +23,7 @@ from generated.models import (
     OpenTurnData,
     SearchSessionsData,
 )
+from moraine.store.reads.settled import IN_PROGRESS
 
 __all__ = ["RENDERERS", "render_warnings"]
 
@@ -65,7 +66,10 @@ def _search(console: Console, envelope: dict[str, Any]) -> None:
             hit.event.type.value,
             escape(f"{_title(session.title, session.harness.value)} ({session.harness.value})"),
             escape(_one_line(hit.snippet.text, 240)),
-            escape(f"{hit.open.event_id.root}\nturn {hit.turn.ordinal}: {hit.open.turn_id.root}"),
+            escape(
+                f"{hit.open.event_id.root}\nturn {hit.turn.ordinal}: {hit.open.turn_id.root}"
+                f"\nsession: {hit.open.session_id.root}"
+            ),
         )
     console.print(table)
     more = " (more may exist: narrow the query or raise --n-hits)" if data.truncated else ""
@@ -78,7 +82,7 @@ def _open_session(console: Console, data: OpenSessionData) -> None:
     console.print(
         f"{session.id.root} · {session.harness.value} (source {escape(session.source)}) · "
         f"{session.turn_count} turns, {session.event_count} events · {_when(session.started_at)} → "
-        f"{_when(session.updated_at)}{'' if session.completed else ' · incomplete'}"
+        f"{_when(session.updated_at)}{'' if session.completed else f' · {IN_PROGRESS}'}"
     )
     if session.resume_command:
         console.print(f"resume: {escape(session.resume_command)}", soft_wrap=True)
@@ -105,7 +109,7 @@ def _open_turn(console: Console, data: OpenTurnData) -> None:
     )
     console.print(
         f"{turn.id.root} · {turn.event_count} events · {_when(turn.started_at)} → {_when(turn.updated_at)}"
-        f"{'' if turn.completed else ' · incomplete'}"
+        f"{'' if turn.completed else f' · {IN_PROGRESS}'}"
     )
     for label, excerpt in (("user", data.summary.user_input), ("final", data.summary.final_response)):
         if excerpt is not None:
@@ -163,7 +167,8 @@ def _next(console: Console, cursor: str | None) -> None:
 def _sessions(console: Console, envelope: dict[str, Any]) -> None:
     data = ListSessionsData.model_validate(envelope["data"])
     if not data.sessions:
-        console.print("No sessions in this window.")
+        request = envelope["request"]
+        console.print(f"No sessions between {request['start_datetime']} and {request['end_datetime']}.")
         return
     table = Table("updated", "harness", "source", "turns", "events", "session", "id")
     for row in data.sessions:

@@ -8,16 +8,16 @@ as MCP returns it. An error envelope exits with status 1 and its message.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from generated.descriptors import DESCRIPTORS
-from moraine.config import Config, load_config
+from moraine.cli.when import ALL_TIME, iso, window_end, window_start
+from moraine.config import HARNESSES, Config, load_config
 from moraine.errors import ConfigError
 from moraine.export.formats import FORMATS
 
@@ -27,8 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["export", "files", "open_command", "search", "sessions"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_DURATION = re.compile(r"^(\d+)([mhdw])$")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+OPEN_LIMIT = 20  # turns (session) or events (turn) `moraine open` lists when no --limit is given
 
 
 def _choices(tool: str, definition: str) -> list[str]:
@@ -46,11 +45,21 @@ def _json_option(command: _F) -> _F:
     )(command)
 
 
+def _known_harness(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse a harness no registered harness has (``moraine.config.HARNESSES``), naming those that exist."""
+    if value is not None and value not in HARNESSES:
+        raise click.BadParameter(f"no harness is called {value!r}; the harnesses are: {', '.join(HARNESSES)}")
+    return value
+
+
 def _filter_options(command: _F) -> _F:
     command = click.option("--source", default=None, help="Only this configured ingest source.")(command)
-    return click.option("--harness", default=None, help="Only this harness, e.g. codex or claude-code.")(
-        command
-    )
+    return click.option(
+        "--harness",
+        default=None,
+        callback=_known_harness,
+        help="Only this harness, e.g. codex or claude-code.",
+    )(command)
 
 
 def _config(ctx: click.Context) -> Config:
@@ -68,21 +77,28 @@ async def _call_once(config: Config, tool: str, arguments: dict[str, Any]) -> To
         return await call(tool, arguments)
 
 
-def _run(ctx: click.Context, tool: str, arguments: dict[str, Any], as_json: bool) -> None:
-    """Call ``tool`` and print its envelope; an error envelope exits with status 1 and its message."""
+def _call(ctx: click.Context, tool: str, arguments: dict[str, Any]) -> ToolReply:
+    """Make one tool call (through the daemon when it runs, else on the store)."""
     # Loaded per command: the handlers, models and store are heavy for `moraine --help`.
     import anyio
-    from rich.console import Console
 
-    from moraine.cli.render import RENDERERS, render_warnings
     from moraine.daemon.client import DaemonUnreachable
     from moraine.errors import StoreError
 
     config = _config(ctx)
     try:
-        reply = anyio.run(_call_once, config, tool, {k: v for k, v in arguments.items() if v is not None})
+        return anyio.run(_call_once, config, tool, {k: v for k, v in arguments.items() if v is not None})
     except (StoreError, DaemonUnreachable) as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+def _run(ctx: click.Context, tool: str, arguments: dict[str, Any], as_json: bool) -> dict[str, Any]:
+    """Call ``tool``, print its envelope and return it; an error envelope exits with status 1 and its message."""
+    from rich.console import Console
+
+    from moraine.cli.render import RENDERERS, render_warnings
+
+    reply = _call(ctx, tool, arguments)
     envelope = reply.envelope
     if as_json:
         click.echo(json.dumps(envelope, indent=2, ensure_ascii=False))
@@ -92,30 +108,7 @@ def _run(ctx: click.Context, tool: str, arguments: dict[str, Any], as_json: bool
         console = Console(width=None if Console().is_terminal else 160)
         render_warnings(console, envelope["warnings"])
         RENDERERS[tool](console, envelope)
-
-
-def _moment(text: str | None, now: datetime) -> str | None:
-    """Return an RFC 3339 time from ``text``: itself when it is one, or ``now`` minus a duration like ``7d``.
-
-    Raises:
-        click.BadParameter: neither form.
-    """
-    if text is None:
-        return None
-    found = _DURATION.match(text.strip())
-    if found:
-        moment = now - timedelta(**{_UNITS[found.group(2)]: int(found.group(1))})
-        return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    try:
-        parsed = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        parsed = None
-    if parsed is None or parsed.tzinfo is None:
-        raise click.BadParameter(
-            f"{text!r} is neither an RFC 3339 time with an offset (2026-04-30T09:00:00Z) nor a duration "
-            "such as 90m, 24h, 7d or 2w"
-        )
-    return text.strip()
+    return envelope
 
 
 def _now() -> datetime:
@@ -166,7 +159,7 @@ def search(
     "--limit",
     type=click.IntRange(min=1),
     default=None,
-    help="Also list this many turns (session) or events (turn).",
+    help=f"How many turns (session) or events (turn) to list (default {OPEN_LIMIT}).",
 )
 @click.option("--cursor", default=None, help="Next page: the cursor a previous page printed (pass it alone).")
 @_json_option
@@ -174,8 +167,20 @@ def search(
 def open_command(
     ctx: click.Context, target_id: str | None, limit: int | None, cursor: str | None, as_json: bool
 ) -> None:
-    """Open a session, turn or event ID (the open tool); page with --limit, then --cursor."""
+    """Open a session, turn or event ID (the open tool): its first turns or events; page on with --cursor."""
+    if limit is None and cursor is None and target_id is not None and _lists_children(target_id):
+        limit = OPEN_LIMIT
     _run(ctx, "open", {"id": target_id, "limit": limit, "cursor": cursor}, as_json)
+
+
+def _lists_children(target_id: str) -> bool:
+    """Whether ``open`` of this ID takes a limit: anything but an event (a harness's own ID opens a session)."""
+    from moraine import ids
+
+    try:
+        return not isinstance(ids.parse_id(target_id), ids.EventId)
+    except ids.InvalidIdError:
+        return True
 
 
 @click.command("sessions")
@@ -183,11 +188,17 @@ def open_command(
     "--since",
     "--start",
     "since",
-    default="7d",
-    show_default=True,
-    help="Start of the window: an RFC 3339 time or a duration back from now (90m, 24h, 7d, 2w).",
+    default=None,
+    help="Start of the window (default: any time, as on the web page): a duration back from now (90m, 24h, 7d, "
+    "2w, 6mo, 2y), a date (2024-01-01), a month (2024-05), a year (2024) or an RFC 3339 time.",
 )
-@click.option("--until", "--end", "until", default=None, help="End of the window (default: now), same forms.")
+@click.option(
+    "--until",
+    "--end",
+    "until",
+    default=None,
+    help="End of the window (default: now); a date, month or year ends with it.",
+)
 @_filter_options
 @click.option(
     "--mode",
@@ -207,7 +218,7 @@ def open_command(
 @click.pass_context
 def sessions(
     ctx: click.Context,
-    since: str,
+    since: str | None,
     until: str | None,
     harness: str | None,
     source: str | None,
@@ -217,11 +228,11 @@ def sessions(
     cursor: str | None,
     as_json: bool,
 ) -> None:
-    """List sessions updated in a time window (the list_sessions tool), most recent first."""
+    """List sessions active in a time window (the list_sessions tool; default any time), most recent first."""
     now = _now()
     arguments = {
-        "start_datetime": _moment(since, now),
-        "end_datetime": _moment(until, now) or now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "start_datetime": window_start(since, now) if since else ALL_TIME,
+        "end_datetime": window_end(until, now) if until else iso(now),
         "harness": harness,
         "source": source,
         "mode": mode,
@@ -229,7 +240,26 @@ def sessions(
         "limit": limit,
         "cursor": cursor,
     }
-    _run(ctx, "list_sessions", arguments, as_json)
+    envelope = _run(ctx, "list_sessions", arguments, as_json)
+    if not as_json and not envelope["data"]["sessions"] and cursor is None:
+        click.echo(_history(ctx, arguments, now))
+
+
+def _history(ctx: click.Context, arguments: dict[str, Any], now: datetime) -> str:
+    """Say how much history the same filters find at any time, and how to widen the window to it."""
+    whole = {**arguments, "start_datetime": ALL_TIME, "end_datetime": iso(now), "limit": 1, "cursor": None}
+    ends = []
+    for order in ("asc", "desc"):
+        reply = _call(ctx, "list_sessions", {**whole, "sort": order})
+        rows = [] if reply.is_error else reply.envelope["data"]["sessions"]
+        ends.append(rows[0]["session"]["updated_at"] if rows else None)
+    oldest, newest = ends
+    if oldest is None or newest is None:
+        return "Nothing is indexed for these filters yet: `moraine status` shows what each source has found."
+    return (
+        f"The index holds sessions from {oldest[:10]} to {newest[:10]}: widen the window with "
+        f"--since {oldest[:7]} (or leave --since out for any time)."
+    )
 
 
 @click.command("files")
@@ -246,7 +276,9 @@ def sessions(
     default=None,
     help="sessions (default: one row per session) or events (every touch).",
 )
-@click.option("--since", default=None, help="Only touches from then on: RFC 3339 or a duration (7d).")
+@click.option(
+    "--since", default=None, help="Only touches from then on: a duration (7d), date, month or RFC 3339."
+)
 @click.option("--until", default=None, help="Only touches before then, same forms.")
 @click.option("--tool", default=None, help="Only touches by this tool name.")
 @_filter_options
@@ -276,8 +308,8 @@ def files(
         "path": path,
         "scope": scope,
         "granularity": granularity,
-        "start_datetime": _moment(since, now),
-        "end_datetime": _moment(until, now),
+        "start_datetime": window_start(since, now) if since else None,
+        "end_datetime": window_end(until, now) if until else None,
         "tool": tool,
         "harness": harness,
         "source": source,

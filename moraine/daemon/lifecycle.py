@@ -28,6 +28,7 @@ from handlers import load_handlers
 from handlers.deps import Deps
 from moraine.access import Access
 from moraine.config import Config
+from moraine.daemon.startup import StartupClock
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.app import build_daemon_app
@@ -74,7 +75,9 @@ def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) 
         ConfigError: the socket path is unusable.
         StoreError: the store cannot be opened.
     """
+    clock = StartupClock()
     tightened = secure_home(config)  # before anything is created: the store, logs and run files are user-only
+    clock.done("home secured")
     paths = DaemonPaths(config.home)
     paths.prepare()
     problem = paths.socket_path_problem()
@@ -88,15 +91,17 @@ def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) 
     writer = StoreWriterLock(paths.run_dir, config.store_dsn, config.database)
     try:
         writer.acquire("daemon")
+        clock.done("locks taken")
         sys.setswitchinterval(_SWITCH_SECONDS)
         terminal = sys.stderr.isatty()
         setup_logging(paths.log, to_terminal=terminal)
         logger.info(
             "starting (pid %d, version %s, store %s)", os.getpid(), moraine_version(), config.store_dsn
         )
+        clock.logging_ready()
         if tightened:
             logger.info("made %d file(s) under %s user-only", len(tightened), config.home)
-        _Daemon(config, settings, paths, spawned, terminal).run()
+        _Daemon(config, settings, paths, spawned, terminal, clock).run()
     finally:
         writer.release()
         owner.release()
@@ -104,8 +109,15 @@ def run_daemon(config: Config, settings: DaemonSettings, spawned: bool = False) 
 
 class _Daemon:
     def __init__(
-        self, config: Config, settings: DaemonSettings, paths: DaemonPaths, spawned: bool, terminal: bool
+        self,
+        config: Config,
+        settings: DaemonSettings,
+        paths: DaemonPaths,
+        spawned: bool,
+        terminal: bool,
+        clock: StartupClock | None = None,
     ) -> None:
+        self.clock = clock or StartupClock()
         self.config = config
         self.settings = settings
         self.paths = paths
@@ -120,6 +132,7 @@ class _Daemon:
 
     def run(self) -> None:
         ingest_store = self._open_store()
+        self.clock.done("store opened and migrated")
         reads = Store(
             self.config.store_dsn,
             self.config.database,
@@ -127,10 +140,13 @@ class _Daemon:
             limits=self.config.store_limits,
         )
         control = Store(self.config.store_dsn, self.config.database, limits=self.config.store_limits)
+        self.clock.done("read connections opened")
         tcp, unix = self._listeners()
         progress = self._progress()
         ingest = BackgroundIngest(ingest_store, self.config, progress=self._progress_callback(progress))
+        self.clock.done("listeners bound and ingest prepared")
         semantic = start_semantic(self.config)  # hybrid ranking + background vectorizer, when installed
+        self.clock.done("semantic recall started")
         try:
             with progress if progress is not None else nullcontext():
                 anyio.run(self._serve, tcp, unix, reads, control, ingest)
@@ -221,6 +237,7 @@ class _Daemon:
         runner = CancellingRunner(self.admission, control, self.activity)
         deps = Deps(store=reads, settings=settings_from_config(self.config), launch_dir=None)
         service = ToolService(deps, load_handlers(), runner=runner)
+        self.clock.done("tools loaded")
         stopping = anyio.Event()
         app = build_daemon_app(
             service,
@@ -270,7 +287,14 @@ class _Daemon:
         )
         write_state(self.paths.state, state)
         self.activity.touch()
-        logger.info("ready: MCP at http://%s:%d/mcp and unix:%s", HOST, self.port, self.paths.socket)
+        self.clock.done("HTTP server started")
+        logger.info(
+            "ready in %.2f s: MCP at http://%s:%d/mcp and unix:%s",
+            self.clock.total(),
+            HOST,
+            self.port,
+            self.paths.socket,
+        )
         ingest.start()
         backfill_noted = False
         while not server.should_exit:

@@ -9,6 +9,7 @@ from html import escape
 
 from moraine.export.labels import event_heading, is_folded, transcript_heading
 from moraine.export.walk import Transcript, TranscriptEvent
+from moraine.store.reads.settled import IN_PROGRESS
 
 __all__ = ["render_html"]
 
@@ -56,7 +57,7 @@ def render_html(transcript: Transcript) -> str:
         "</dl></header>",
     ]
     for turn in transcript.turns:
-        state = "" if turn.completed else " (incomplete)"
+        state = "" if turn.completed else f" ({IN_PROGRESS})"
         parts.append(f'<article class="turn"><h2>Turn {turn.ordinal}{state}</h2>')
         if turn.started_at:
             parts.append(f"<time>{escape(turn.started_at)}</time>")

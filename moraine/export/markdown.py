@@ -6,6 +6,7 @@ import re
 
 from moraine.export.labels import event_heading, is_folded, transcript_heading
 from moraine.export.walk import Transcript, TranscriptEvent
+from moraine.store.reads.settled import IN_PROGRESS
 
 __all__ = ["render_markdown"]
 
@@ -41,7 +42,7 @@ def render_markdown(transcript: Transcript) -> str:
     )
     lines.append("")
     for turn in transcript.turns:
-        state = "" if turn.completed else " (incomplete)"
+        state = "" if turn.completed else f" ({IN_PROGRESS})"
         lines.append(f"## Turn {turn.ordinal}{state}")
         lines.append("")
         if turn.started_at:

@@ -66,6 +66,16 @@ class TurnState:
     tools_called: list[str] = field(default_factory=list)
     event_types: list[str] = field(default_factory=list)
 
+    def close_followed(self) -> None:
+        """End this turn because the next user prompt follows it: whatever the harness recorded, it is over.
+
+        Its terminal event is its final-response candidate (the last assistant text with no tool call after it)
+        when it has one, else its last event; a terminal event the harness recorded is kept."""
+        if self.completed or self.event_count == 0:
+            return
+        self.completed = True
+        self.terminal_seq = self.final_seq if self.final_seq is not None else self.last_seq
+
     def add(self, seq: int, event: Event, ts_ms: int | None) -> None:
         """Fold one event (already redacted) into the aggregates."""
         if self.event_count == 0:
@@ -121,6 +131,11 @@ class SessionState:
     def mode(self) -> SessionMode:
         return _RANK_MODE[self.mode_rank]
 
+    @property
+    def answered(self) -> bool:
+        """Whether the newest turn ends on an assistant answer (it completes once the session stays idle)."""
+        return self.turn is not None and not self.turn.completed and self.turn.final_seq is not None
+
     def apply_info(self, info: SessionInfo, started_ms: int | None) -> None:
         """Fold session metadata: later values win, except the first user message and the start time."""
         for name in ("title", "summary", "slug", "cwd", "model", "parent_session"):
@@ -146,6 +161,7 @@ class SessionState:
             )
             self.seen_turn_start = True
             if not first_start_in_quiet_turn_one:
+                self.turn.close_followed()
                 self.turn_seq += 1
                 self.turn = TurnState(self.turn_seq)
                 self.turn_count = self.turn_seq

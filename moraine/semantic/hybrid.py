@@ -7,6 +7,11 @@
     depth = 50          # candidates taken from each ranker before fusion
     context = 0.3       # weight of a message's neighbours in its similarity (0: each message alone)
     min_words = 2       # fuse only queries with at least this many plain words (identifiers stay lexical)
+    meaning_floor = 0.0 # a hit holding none of the query's words needs this similarity in context (see below)
+
+A hit found by the vector side alone (none of the query's words in it) is a meaning match: it is kept only when its
+similarity in context reaches ``meaning_floor`` (``MEANING_FLOOR``, measured on the relevance set) and the Fuser
+reports it (``meaning_only``) so that the hit is marked as one.
 
 ``activate`` installs the ranker for this process (the daemon does it at start); ``fuser_for`` returns the search
 hook for one request, or None when the search stays lexical.
@@ -59,6 +64,7 @@ class SemanticSettings:
     depth: int = 50
     min_words: int = 2
     context: float = 0.3
+    meaning_floor: float = 0.845
 
 
 def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
@@ -71,7 +77,15 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
         raise ConfigError(
             "[semantic] rrf_k is no longer read (hybrid ranking fuses scores, not ranks): remove it"
         )
-    unknown = set(raw) - {"enabled", "threads", "vector_weight", "depth", "min_words", "context"}
+    unknown = set(raw) - {
+        "enabled",
+        "threads",
+        "vector_weight",
+        "depth",
+        "min_words",
+        "context",
+        "meaning_floor",
+    }
     if unknown:
         raise ConfigError(f"[semantic] has unknown keys: {', '.join(sorted(unknown))}")
 
@@ -95,6 +109,7 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
         enabled=enabled,
         vector_weight=weight("vector_weight", defaults.vector_weight),
         context=weight("context", defaults.context),
+        meaning_floor=weight("meaning_floor", defaults.meaning_floor),
         threads=integer("threads", defaults.threads, 1),
         depth=integer("depth", defaults.depth, 1),
         min_words=integer("min_words", defaults.min_words, 0),
@@ -121,6 +136,8 @@ class Fuser:
         self.query_text = query_text
         self.depth = hybrid.settings.depth
         self._vector_side: Future[_VectorSide] | None = None
+        # The hits of the last call found by meaning alone (no query word in them) -> their similarity in context.
+        self.meaning_only: dict[tuple[int, int], float] = {}
 
     def prefetch(self, store: Store, query: SearchQuery) -> None:
         """Start the vector side now (embed the query, its nearest vectors, their neighbourhoods) so that it runs
@@ -167,7 +184,23 @@ class Fuser:
             scored = in_context(refs, side.similarities, self.hybrid.settings.context, NEIGHBOURHOOD)
             ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[: self.depth]
             vector = [(key, seq, round(sim, 6)) for (key, seq), sim in ranked]
-        return fuse(candidates, vector, query.limit + 1, self.hybrid.settings.vector_weight)
+        return self._kept(candidates, vector, query.limit + 1)
+
+    def _kept(
+        self, candidates: list[Candidate], vector: list[tuple[int, int, float]], limit: int
+    ) -> list[tuple[int, int, float]]:
+        """Fuse, then drop the meaning-only hits under the floor (scored over every candidate, so the lexical
+        hits' scores do not depend on the floor) and remember the ones kept."""
+        lexical = {(c.key, c.seq) for c in candidates}
+        similarity = {(key, seq): sim for key, seq, sim in vector}
+        floor = self.hybrid.settings.meaning_floor
+        fused = fuse(candidates, vector, len(lexical) + len(similarity), self.hybrid.settings.vector_weight)
+        kept = [hit for hit in fused if (hit[0], hit[1]) in lexical or similarity[(hit[0], hit[1])] >= floor]
+        kept = kept[:limit]
+        self.meaning_only = {
+            (key, seq): similarity[(key, seq)] for key, seq, _ in kept if (key, seq) not in lexical
+        }
+        return kept
 
 
 class _VectorSide:

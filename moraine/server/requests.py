@@ -17,7 +17,7 @@ from moraine.server.canonical import CANONICALIZERS
 from moraine.server.datetimes import parse_datetime
 from moraine.server.schema_errors import argument_error
 
-__all__ = ["CheckedRequest", "arguments_conform", "check_request"]
+__all__ = ["CheckedRequest", "arguments_conform", "check_request", "drop_null_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,16 @@ def _with_defaults(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> d
     return out
 
 
+def drop_null_options(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``arguments`` without the optional ones given as null.
+
+    The published schemas give each optional field its one plain type (clients that convert arguments by type read
+    it, and such a field may simply be left out); a caller that sends null for one means the same as leaving it out,
+    and is still accepted."""
+    required = set(schema.get("required", ()))
+    return {name: value for name, value in arguments.items() if value is not None or name in required}
+
+
 def arguments_conform(tool: str, arguments: Any) -> bool:
     """Return whether ``arguments`` match ``tool``'s published arguments schema (what the facade's 400 means).
 
@@ -44,6 +54,7 @@ def arguments_conform(tool: str, arguments: Any) -> bool:
     """
     if not isinstance(arguments, Mapping):
         return False
+    arguments = drop_null_options(arguments, DESCRIPTORS[tool]["inputSchema"])
     try:
         VALIDATORS[TOOLS[tool].arguments_validator](arguments)
     except JsonSchemaValueException:
@@ -69,6 +80,7 @@ def check_request(tool: str, arguments: Any, settings: Settings) -> CheckedReque
     input_schema = DESCRIPTORS[tool]["inputSchema"]
     if not isinstance(arguments, Mapping):
         raise RequestError("arguments must be a JSON object")
+    arguments = drop_null_options(arguments, input_schema)
     try:
         VALIDATORS[contract.arguments_validator](arguments)
     except JsonSchemaValueException as exc:

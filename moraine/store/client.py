@@ -7,8 +7,10 @@ Driver exceptions are translated here, where they enter: nothing above the store
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import resources
@@ -23,6 +25,8 @@ from moraine.store.lease import Lease, create_lease_table
 from moraine.store.limits import StatementLimits
 from moraine.store.querytag import current_tag
 from moraine.store.versions import seed_versions
+
+logger = logging.getLogger("moraine.store")
 
 __all__ = ["Store"]
 
@@ -234,7 +238,9 @@ class Store:
                 return []
             create_lease_table(self)
             lease = Lease(self, "migrations", ttl=_MIGRATION_LEASE_SECONDS)
+            waited = time.monotonic()
             lease.acquire(wait=_MIGRATION_WAIT_SECONDS)
+            logger.info("migrations lease taken in %.2f s", time.monotonic() - waited)
             try:
                 applied = []
                 for (
@@ -242,11 +248,15 @@ class Store:
                     name,
                     text,
                 ) in self._pending_migrations():  # again: another holder may have run them
+                    began = time.monotonic()
                     for statement in _statements(text.replace("{db}", self.database)):
                         lease.keep()
                         self.command(statement)
                     self.insert("schema_migrations", [[version, name]], ["version", "name"])
                     applied.append(version)
+                    logger.info(
+                        "migration %03d %s applied in %.2f s", version, name, time.monotonic() - began
+                    )
                 return applied
             finally:
                 lease.release()

@@ -109,3 +109,34 @@ def test_a_daemon_started_while_a_cli_call_holds_the_embedded_store_waits_for_it
     state = home.wait_ready()
     assert state.pid == daemon.pid
     assert home.daemon_pids() == [daemon.pid]
+
+
+def test_the_log_times_each_start_up_phase_before_ready(home: DaemonHome) -> None:
+    import re
+
+    home.serve()
+    home.wait_ready()
+
+    def ready_log() -> str | None:
+        text = home.log_text()
+        return text if "ready in " in text else None
+
+    log = wait_for(ready_log, 60, "the ready line")
+    phases = re.findall(r"start-up: (.+?) in (\d+\.\d\d) s", log)
+    assert [name for name, _ in phases] == [
+        "home secured",
+        "locks taken",
+        "store opened and migrated",
+        "read connections opened",
+        "listeners bound and ingest prepared",
+        "semantic recall started",
+        "tools loaded",
+        "HTTP server started",
+    ]
+    total = float(re.search(r"ready in (\d+\.\d\d) s", log).group(1))  # type: ignore[union-attr]
+    assert sum(float(seconds) for _, seconds in phases) <= total + 0.05
+    assert log.index("start-up: HTTP server started") < log.index("ready in ")
+    # inside "store opened and migrated": the lease wait and each migration of a fresh store, timed
+    assert "migrations lease taken in " in log and re.search(
+        r"migration 001 initial applied in \d+\.\d\d s", log
+    )

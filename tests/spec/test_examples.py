@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator
 
 from codegen.load import Spec, load
 from generated.validators import VALIDATORS, JsonSchemaValueException
+from moraine.server.requests import drop_null_options
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "spec" / "examples").rglob("*.json"))
@@ -65,8 +66,11 @@ def test_example_validates_with_jsonschema_and_the_fast_validator(path: Path) ->
     example = _example(path)
     assert set(example) == {"$comment", "schema", "source", "completed", "document"}
     assert example["completed"] == [] or "Completed" in example["$comment"]
-    assert _jsonschema_errors(example["schema"], example["document"]) == []
-    assert _fast_accepts(example["schema"], example["document"])
+    document = example["document"]
+    if example["schema"].endswith("Arguments"):  # an optional argument sent as null is taken as left out
+        document = drop_null_options(document, SPEC.bundle(example["schema"]))
+    assert _jsonschema_errors(example["schema"], document) == []
+    assert _fast_accepts(example["schema"], document)
 
 
 def _load_example(rel: str) -> Any:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -15,10 +17,12 @@ from moraine.semantic.embedder import SemanticUnavailableError, load_embedder
 from moraine.semantic.hybrid import SemanticSettings
 from tools.relevance.locomo import PEER, Ranks, category_names, conversation_files, rank_conversation, scores
 from moraine.store.reads.search import Bm25
+from tools.relevance.metrics import CUTOFF
 from tools.relevance.run import METHODS, Outcome, Ranking, build_store, evaluate
 
 
 _DEFAULTS = SemanticSettings()
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _table(out: Outcome) -> Table:
@@ -29,6 +33,17 @@ def _table(out: Outcome) -> Table:
             table.add_row(method if category is None else "", category or "all", str(s.queries),
                           f"{s.mrr10:.3f}", f"{s.recall1:.3f}", f"{s.recall10:.3f}")  # fmt: skip
     return table
+
+
+def _number_option(flag: str, setting: str, text: str) -> Callable[[_F], _F]:
+    """A number >= 0 whose default is the ``[semantic]`` setting's."""
+    return click.option(
+        flag, type=click.FloatRange(min=0), default=getattr(_DEFAULTS, setting), show_default=True, help=text
+    )
+
+
+def _span(values: list[float]) -> str:
+    return f"{values[0]:.3f}-{values[-1]:.3f}" if values else "none"
 
 
 def _locomo_table(ranks: Ranks) -> Table:
@@ -78,14 +93,13 @@ def _locomo(
 )
 @click.option("--depth", type=click.IntRange(min=1), default=_DEFAULTS.depth, show_default=True)
 @click.option("--min-words", type=click.IntRange(min=0), default=_DEFAULTS.min_words, show_default=True)
-@click.option(
-    "--context",
-    type=click.FloatRange(min=0),
-    default=_DEFAULTS.context,
-    show_default=True,
-    help="Weight of a message's neighbours in its similarity (0: each message alone).",
+@_number_option(
+    "--context", "context", "Weight of a message's neighbours in its similarity (0: each message alone)."
 )
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Embedder threads.")
+@_number_option(
+    "--meaning-floor", "meaning_floor", "Similarity in context a hit holding none of the query's words needs."
+)
 @click.option("--misses", is_flag=True, help="List the queries whose answer is not first, per method.")
 @click.option(
     "--session-weight",
@@ -130,6 +144,7 @@ def main(
     min_words: int,
     context: float,
     threads: int,
+    meaning_floor: float,
     misses: bool,
     session_weight: float,
     form_weight: float,
@@ -152,7 +167,12 @@ def main(
         except SemanticUnavailableError as exc:
             raise click.ClickException(f"{exc} (or pass --lexical-only)") from exc
     settings = SemanticSettings(
-        vector_weight=vector_weight, depth=depth, min_words=min_words, threads=threads, context=context
+        vector_weight=vector_weight,
+        depth=depth,
+        min_words=min_words,
+        threads=threads,
+        context=context,
+        meaning_floor=meaning_floor,
     )
     with build_store() as store:
         ranking = Ranking(Bm25(session_weight=session_weight, form_weight=form_weight), keep_function_words)
@@ -162,6 +182,13 @@ def main(
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0
         console.print(f"embedded {out.embedded} events in {out.embed_seconds:.1f} s ({rate:.1f} passages/s, "
                       f"{threads} thread(s)); settings vector_weight={vector_weight:g} depth={depth} min_words={min_words} context={context:g}")  # fmt: skip
+    if embedder is not None:
+        answers = sorted(sim for _, sim, is_answer in out.meaning_only if is_answer)
+        others = sorted(sim for _, sim, is_answer in out.meaning_only if not is_answer)
+        console.print(
+            f"meaning matches in the hybrid top {CUTOFF} (floor {meaning_floor:g}): {len(out.meaning_only)}, "
+            f"{len(answers)} of them answers (similarity {_span(answers)}), the rest {_span(others)}"
+        )
     for method, times in out.latency_ms.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]

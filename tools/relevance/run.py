@@ -38,6 +38,8 @@ class Outcome:
     embed_seconds: float = 0.0
     embedded: int = 0
     latency_ms: dict[str, list[float]] = field(default_factory=dict)
+    # Hybrid hits found by meaning alone (no query word): (query id, similarity in context, is the query's answer).
+    meaning_only: list[tuple[str, float, bool]] = field(default_factory=list)
 
     def scores(self, method: str, category: str | None = None) -> Scores:
         """Return the method's scores over all queries or one category."""
@@ -151,7 +153,12 @@ def evaluate(
             else:
                 assert embedder is not None
                 # the raw embedder: the latency measured includes embedding the query, as in serving
-                hits = _lexical(store, q, ranking, Hybrid(embedder, settings).fuser(q.query, q.event_types))
+                fuser = Hybrid(embedder, settings).fuser(q.query, q.event_types)
+                hits = _lexical(store, q, ranking, fuser)
+                found = fuser.meaning_only if fuser is not None else {}
+                out.meaning_only += [
+                    (q.id, sim, ref == answers[q.id]) for ref, sim in found.items() if ref in hits
+                ]
             out.latency_ms[method].append((time.perf_counter() - started) * 1000)
             out.ranks[method][q.id] = _rank(hits, answers[q.id])
     return out

@@ -12,6 +12,9 @@ Each line is a record ``{"type", "sessionId", "uuid", "parentUuid", "timestamp",
 - Final answers. The last text block of an assistant message that does not go on to a tool call is a final-answer
   candidate (the turn's final response is its last candidate); when the message records a ``stop_reason`` other
   than ``tool_use`` that block is also the terminal event. A ``system``/``turn_duration`` record ends the turn too.
+  Real transcripts (1.x and 2.x) leave ``stop_reason`` null on every record, so most turns end by the generic rules:
+  the next user prompt ends a turn (``moraine.ingest.sessions``) and an answer left idle ends the newest one
+  (``moraine.store.reads.settled``); the candidate is then the final response.
 - Titles. ``custom-title`` beats ``summary`` beats ``ai-title``; a summary counts for this transcript only when its
   ``leafUuid`` is a record of this file (summaries naming other transcripts' leaves stay compaction events).
 """

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
 from moraine.store.reads.labels import session_title
+from moraine.store.reads.settled import TURN_COMPLETED, TURN_TERMINAL, event_terminal
 from moraine.store.reads.together import query_together
 
 __all__ = [
@@ -129,8 +130,14 @@ def page_events(
     store: Store, key: int, turn_seq: int, after_seq: int, upto_seq: int, limit: int
 ) -> list[EventSummary]:
     """Return at most ``limit`` events of one turn with ``after_seq < seq <= upto_seq``, in order."""
+    # The turn's terminal event may be one a rule chose (moraine.store.reads.settled), not one recorded terminal.
+    terminal_seq = (
+        f"(SELECT {TURN_TERMINAL} FROM {store.table('turns')} FINAL "
+        "WHERE session_key = {key:UInt64} AND turn_seq = {turn:UInt32})"
+    )
+    columns = _SUMMARY_COLUMNS.replace(" terminal,", f" (terminal OR seq = ifNull({terminal_seq}, 0)),")
     rows = store.query(
-        f"SELECT {_SUMMARY_COLUMNS} FROM {store.table('events')} "
+        f"SELECT {columns} FROM {store.table('events')} "
         "WHERE session_key = {key:UInt64} AND seq > {after:UInt32} AND seq <= {upto:UInt32} "
         "AND turn_seq = {turn:UInt32} ORDER BY seq LIMIT {limit:UInt32}",
         {"key": key, "after": after_seq, "upto": upto_seq, "turn": turn_seq, "limit": limit},
@@ -176,17 +183,18 @@ def fetch_event_context(store: Store, key: int, seq: int) -> EventContext | None
         f"SELECT {_DETAIL_COLUMNS} FROM {store.table('events')} "
         "WHERE session_key = {key:UInt64} AND seq = {seq:UInt32} LIMIT 1",
         # A turn's events are the contiguous seq range [first_seq, last_seq]: no second read of events.
-        f"SELECT first_seq, last_seq, completed FROM {store.table('turns')} FINAL "
+        f"SELECT first_seq, last_seq, {TURN_COMPLETED}, {TURN_TERMINAL} FROM {store.table('turns')} FINAL "
         "WHERE session_key = {key:UInt64} AND {seq:UInt32} BETWEEN first_seq AND last_seq",
         f"SELECT title, first_user_message, source, harness, turn_count FROM {store.table('sessions')} FINAL "
         "WHERE session_key = {key:UInt64}",
     )
     if not event_rows or not turn_rows or not session_rows:
         return None
-    first, last, completed = turn_rows[0]
+    first, last, completed, terminal_seq = turn_rows[0]
     title, first_user_message, source, harness, turn_count = session_rows[0]
+    event = _detail(event_rows[0])
     return EventContext(
-        event=_detail(event_rows[0]),
+        event=replace(event, terminal=event_terminal(event.terminal, event.seq, terminal_seq)),
         turn_first_seq=int(first),
         turn_last_seq=int(last),
         turn_completed=bool(completed),

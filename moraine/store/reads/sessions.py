@@ -7,12 +7,13 @@ from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
+from moraine.store.reads.settled import SESSION_COMPLETED
 
 __all__ = ["SESSION_COLUMNS", "SessionRecord", "fetch_session", "session_from_row"]
 
 SESSION_COLUMNS = (
     "session_key, source, harness, title, summary, slug, first_user_message, started_at, updated_at, "
-    "completed, turn_count, event_count, mode, generation, project_id, harness_session_id, cwd"
+    f"{SESSION_COMPLETED}, turn_count, event_count, mode, generation, project_id, harness_session_id, cwd"
 )
 
 

@@ -73,7 +73,8 @@ def _window(text: str, start: int, end: int, width: int) -> tuple[int, int]:
 
 def make_snippet(sources: list[str], terms: list[str], width: int) -> Snippet:
     """Return a window of about ``width`` characters around the densest matches of ``terms`` in the first
-    source that contains any (the first source's opening when none does), with ``...`` where text was cut."""
+    source that contains any (the first source's opening when none does), with ``...`` where text was cut (and
+    only there: readers show the text as it is, without a mark of their own)."""
     text = next((s for s in sources if s), "")
     start = end = 0
     for candidate in sources:

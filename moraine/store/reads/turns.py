@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from moraine.store.client import Store
+from moraine.store.reads.settled import TURN_COMPLETED, TURN_TERMINAL
 
 __all__ = [
     "TURN_HEAD_COLUMNS",
@@ -18,7 +19,8 @@ __all__ = [
 ]
 
 _COLUMNS = (
-    "session_key, turn_seq, first_seq, last_seq, event_count, completed, terminal_seq, started_at, updated_at, "
+    f"session_key, turn_seq, first_seq, last_seq, event_count, {TURN_COMPLETED}, {TURN_TERMINAL}, started_at, "
+    "updated_at, "
     "user_input_seq, user_input_text, user_input_truncated, final_seq, final_text, final_truncated, "
     "tools_called, event_types"
 )
@@ -47,7 +49,7 @@ class TurnRecord:
     event_types: tuple[str, ...]
 
 
-TURN_HEAD_COLUMNS = "session_key, turn_seq, completed, event_count"
+TURN_HEAD_COLUMNS = f"session_key, turn_seq, {TURN_COMPLETED}, event_count, {TURN_TERMINAL}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +60,18 @@ class TurnHead:
     turn_seq: int
     completed: bool
     event_count: int
+    terminal_seq: int | None = None
 
 
 def turn_head(row: tuple[Any, ...]) -> TurnHead:
     """Build a turn head from a row selected with ``TURN_HEAD_COLUMNS``."""
-    return TurnHead(key=int(row[0]), turn_seq=int(row[1]), completed=bool(row[2]), event_count=int(row[3]))
+    return TurnHead(
+        key=int(row[0]),
+        turn_seq=int(row[1]),
+        completed=bool(row[2]),
+        event_count=int(row[3]),
+        terminal_seq=None if row[4] is None else int(row[4]),
+    )
 
 
 def _record(row: tuple[Any, ...]) -> TurnRecord:

@@ -20,7 +20,7 @@ export function eventView(envelope) {
         h("span", { class: "of" }, ` event ${event.ordinal} of `, h("a", { href: turnHref }, `turn ${turn?.ordinal ?? "?"}`))),
       h("div", { class: "badges" }, originBadges(session),
         event.terminal ? h("span", { class: "badge terminal" }, "terminal") : null,
-        turn ? statusBadge(turn.completed, "turn incomplete") : null),
+        turn ? statusBadge(turn.completed) : null),
       h("div", { class: "meta" },
         meta("Time", time(event.timestamp)),
         event.model ? meta("Model", event.model) : null,

@@ -87,7 +87,7 @@ export function turnRow(turn, signal) {
   row.append(
     h("div", { class: "row-head" },
       h("a", { class: "primary turn-link", href: turnLink(turn.id) }, `Turn ${turn.ordinal}`),
-      statusBadge(turn.completed, "incomplete"),
+      statusBadge(turn.completed),
       h("span", { class: "muted" }, time(turn.started_at), took ? ` · ${took}` : ""),
       h("span", { class: "spacer" }),
       chips(turn.tools_called, "tool"),

@@ -25,15 +25,28 @@ function hitRow(hit, query) {
       h("span", { class: "spacer" }),
       time(event.timestamp)),
     h("a", { class: "primary snippet", href: eventLink(hit.open.event_id) },
-      highlight(hit.snippet.text, query), hit.snippet.truncated ? "…" : ""),
+      snippetText(hit.snippet, query)),
     h("div", { class: "row-foot" },
       typeBadge(event.type),
       h("a", { href: turnLink(hit.open.turn_id), class: "crumb" }, `Turn ${turn.ordinal}`),
       h("span", { class: "muted" }, ` · event ${event.ordinal} of ${turn.event_count}`),
-      statusBadge(turn.completed, "incomplete"),
+      statusBadge(turn.completed),
       h("span", { class: "spacer" }),
       h("span", { class: "score", title: "relevance, comparable within this response only" },
         h("meter", { min: "0", max: "1", value: hit.score }), hit.score.toFixed(2))));
+}
+
+// The marker the server puts ahead of the snippet of a hit found by meaning alone (moraine/search/marks.py).
+const MEANING_MATCH = "[meaning match] ";
+
+/** Return a snippet's content: its text (cuts already marked by the server) and a label for a meaning match. */
+function snippetText(snippet, query) {
+  if (!snippet.text.startsWith(MEANING_MATCH)) return highlight(snippet.text, query);
+  return [
+    h("span", { class: "badge meaning", title: "found by meaning: none of your words is in it" }, "meaning match"),
+    " ",
+    snippet.text.slice(MEANING_MATCH.length),
+  ];
 }
 
 /** Group ranked hits by session, in the order of each session's best hit: [{ best, count }]. */
@@ -59,7 +72,7 @@ function sessionHitRow({ best, count }, query) {
         count === 1 ? "1 matching event" : `${count} matching events`),
       time(event.timestamp)),
     h("a", { class: "snippet", href: eventLink(best.open.event_id) },
-      highlight(best.snippet.text, query), best.snippet.truncated ? "…" : ""),
+      snippetText(best.snippet, query)),
     h("div", { class: "row-foot" },
       typeBadge(event.type),
       h("a", { href: turnLink(best.open.turn_id), class: "crumb" }, `Turn ${turn.ordinal}`),

@@ -30,7 +30,7 @@ export function sessionView(envelope, signal, cursor) {
     crumbs([["Sessions", viewLink("sessions", {})], [label || `Untitled ${session.harness || ""} session`, null]]),
     h("header", { class: "object-head" },
       h("h1", {}, sessionTitle(session, label)),
-      h("div", { class: "badges" }, originBadges(session), statusBadge(session.completed, "in progress")),
+      h("div", { class: "badges" }, originBadges(session), statusBadge(session.completed)),
       h("div", { class: "meta" },
         meta("Started", time(session.started_at)),
         meta("Updated", time(session.updated_at)),

@@ -37,7 +37,7 @@ export function turnView(envelope, signal, cursor) {
     crumbs([["Sessions", viewLink("sessions", {})], [sessionLabel, sessionHref], [`Turn ${turn.ordinal}`, null]], sessionHref),
     h("header", { class: "object-head" },
       h("h1", {}, `Turn ${turn.ordinal}`, h("span", { class: "of" }, " of ", h("a", { href: sessionHref }, sessionLabel))),
-      h("div", { class: "badges" }, originBadges(session), statusBadge(turn.completed, "incomplete")),
+      h("div", { class: "badges" }, originBadges(session), statusBadge(turn.completed)),
       h("div", { class: "meta" },
         meta("Started", time(turn.started_at)),
         meta("Took", took || "—"),

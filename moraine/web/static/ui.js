@@ -65,11 +65,11 @@ export function originBadges(session) {
   ];
 }
 
-/** Return a completed / in-progress badge. */
-export function statusBadge(completed, openLabel = "open") {
+/** Return a completed / in-progress badge (the one wording the CLI and exports use too). */
+export function statusBadge(completed) {
   return completed
     ? h("span", { class: "badge done", title: "reached a terminal event" }, "completed")
-    : h("span", { class: "badge live", title: "no terminal event known" }, openLabel);
+    : h("span", { class: "badge live", title: "still running: no end of turn recorded yet" }, "in progress");
 }
 
 /** Return the transcript download links of a session or turn (GET /v1/export/<id>, the `moraine export` files). */

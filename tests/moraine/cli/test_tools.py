@@ -167,7 +167,52 @@ def test_sessions_prints_a_next_page_command_with_the_window_spelled_out(config:
 def test_a_time_that_is_neither_rfc3339_nor_a_duration_is_a_usage_error(config: Path) -> None:
     result = moraine(config, "sessions", "--since", "yesterday")
     assert result.exit_code == 2
-    assert "neither an RFC 3339 time with an offset" in result.output
+    assert "'yesterday' is not a duration (90m, 24h, 7d, 2w, 6mo, 2y), a date (2024-01-01)" in result.output
+
+
+MAY_2025 = "session:ses_CQDB46BX7G0HT"
+
+
+def test_sessions_takes_years_months_and_dates_and_defaults_to_any_time(config: Path) -> None:
+    may = ok(config, "sessions", "--since", "2025-05", "--until", "2025-05")
+    assert MAY_2025 in may and COUPON_FIX not in may
+    day = ok(config, "sessions", "--since", "2026-03-01", "--until", "2026-03-31")
+    assert COUPON_FIX in day and MAY_2025 not in day
+    for since in ("2y", "2024", "2024-01-01", "30mo"):
+        shown = ok(config, "sessions", "--since", since)
+        assert MAY_2025 in shown and COUPON_FIX in shown, since
+    anytime = ok(config, "sessions")
+    assert MAY_2025 in anytime and COUPON_FIX in anytime
+
+
+def test_an_empty_window_says_how_much_history_there_is_and_how_to_widen_it(config: Path) -> None:
+    shown = ok(config, "sessions", "--since", "2020", "--until", "2020")
+    assert "No sessions between 2020-01-01T00:00:00.000Z and 2021-01-01T00:00:00.000Z." in shown
+    assert re.search(r"The index holds sessions from 2025-05-\d\d to 2026-\d\d-\d\d: widen", shown), shown
+    assert "--since 2025-05" in shown
+    again = ok(config, "sessions", "--since", "2025-05")
+    assert MAY_2025 in again
+
+
+def test_open_of_a_session_lists_its_turns_without_a_limit(config: Path) -> None:
+    shown = ok(config, "open", COUPON_FIX)
+    assert "Fix the coupon bug" in shown
+    assert all(re.search(rf"│ {n} +│", shown) for n in (1, 2, 3, 4)), shown
+
+
+def test_the_search_table_names_each_hits_session(config: Path) -> None:
+    shown = ok(config, "search", "coupon")
+    assert f"session: {COUPON_FIX}" in shown
+
+
+@pytest.mark.parametrize("command", [("search", "coupon"), ("sessions",), ("files", "src/cart.py")])
+def test_an_unknown_harness_is_refused_naming_the_harnesses_that_exist(
+    config: Path, command: tuple[str, ...]
+) -> None:
+    result = moraine(config, *command, "--harness", "nope")
+    assert result.exit_code == 2
+    assert "no harness is called 'nope'; the harnesses are:" in result.output
+    assert "claude-code" in result.output and "codex" in result.output
 
 
 def test_files_shows_the_sessions_that_touched_a_path(config: Path, service: ToolService) -> None:

@@ -80,6 +80,8 @@ def test_filters_and_scope_apply_to_vector_candidates(hybrid_on: RelevanceStore)
     )
     assert by_harness["results"] and {r["session"]["harness"] for r in by_harness["results"]} == {"codex"}
     first = _search(hybrid_on, "how to recover commits I lost while rebasing")["results"][0]
+    # Every meaning match, however weak, so that the scope is what bounds the vector candidates here.
+    activate(Hybrid(hybrid_on.embedder, SemanticSettings(meaning_floor=0.0)))
     scoped = _search(hybrid_on, "what did we change and why", within_id=first["session"]["id"])
     assert scoped["results"] and {r["session"]["id"] for r in scoped["results"]} == {first["session"]["id"]}
     only_users = _search(hybrid_on, "memory keeps growing until killed", event_types=["user_input"])
@@ -114,3 +116,40 @@ def test_a_message_is_weighed_with_its_neighbours_in_the_session(relevance_store
 
     assert first(0.0) != answer
     assert first(SemanticSettings().context) == answer
+
+
+def _words_in(text: str, query: str) -> bool:
+    return any(word[:4] in text.lower() for word in query.lower().split() if len(word) > 3)  # forms count too
+
+
+def test_a_hit_holding_none_of_the_query_words_is_marked_a_meaning_match_and_named_in_the_warnings(
+    hybrid_on: RelevanceStore,
+) -> None:
+    from moraine.search.marks import MEANING_MATCH
+
+    query = "a regular expression makes the server hang"  # the answer says "backtracks catastrophically"
+    notes: list[str] = []
+    data = _search(hybrid_on, query, notes=notes)
+    answer = next(r for r in data["results"] if "backtracks catastrophically" in r["snippet"]["text"])
+    assert answer["snippet"]["text"].startswith(MEANING_MATCH)
+    marked = [r["rank"] for r in data["results"] if r["snippet"]["text"].startswith(MEANING_MATCH)]
+    assert answer["rank"] in marked
+    assert notes == [f"hits {', '.join(map(str, marked))} match the query's meaning but none of its words "
+                     "(snippet marked [meaning match])"] or (len(marked) == 1 and notes[0].startswith("hit "))  # fmt: skip
+    for hit in data["results"]:  # every unmarked hit holds a query word
+        assert hit["rank"] in marked or _words_in(hit["snippet"]["text"], query), hit["snippet"]["text"]
+
+
+def test_meaning_matches_under_the_floor_are_left_out(relevance_store: RelevanceStore) -> None:
+    from moraine.search.marks import MEANING_MATCH
+
+    query = "Employee dataclass fields"
+    counts = {}
+    for floor in (0.0, 0.845, 1.0):
+        activate(Hybrid(relevance_store.embedder, SemanticSettings(meaning_floor=floor)))
+        try:
+            data = _search(relevance_store, query)
+        finally:
+            activate(None)
+        counts[floor] = sum(r["snippet"]["text"].startswith(MEANING_MATCH) for r in data["results"])
+    assert counts[0.0] > counts[0.845] >= counts[1.0] == 0

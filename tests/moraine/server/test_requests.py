@@ -207,3 +207,21 @@ def test_open_keeps_only_given_keys() -> None:
 def test_open_argument_combinations(arguments: dict[str, Any], field: str, kind: type[MoraineError]) -> None:
     error = _error("open", arguments)
     assert type(error) is kind and error.details["field"] == field
+
+
+def test_every_published_argument_has_one_plain_type_and_null_is_still_accepted() -> None:
+    from generated.descriptors import DESCRIPTORS
+    from moraine.server.requests import arguments_conform
+
+    for tool, descriptor in DESCRIPTORS.items():
+        schema = descriptor["inputSchema"]
+        for name, prop in schema["properties"].items():
+            assert isinstance(prop.get("type"), str) and "anyOf" not in prop, (tool, name, prop)
+        optional = {name: None for name in schema["properties"] if name not in schema.get("required", ())}
+        required = {"search_sessions": {"query": "coupon"}, "file_attention": {"path": "src/cart.py"}}
+        window = {"start_datetime": "2026-01-01T00:00:00Z", "end_datetime": "2026-02-01T00:00:00Z"}
+        arguments = {**optional, **required.get(tool, {}), **(window if tool == "list_sessions" else {})}
+        if tool == "open":
+            arguments["id"] = session_id(1)
+        assert arguments_conform(tool, arguments), tool
+        check_request(tool, arguments, SETTINGS)

@@ -41,3 +41,17 @@ def test_no_match_gives_the_opening_window_marked_truncated() -> None:
     snippet = make_snippet([FILLER], ["absent"], 50)
     assert snippet.text.startswith("lorem") and snippet.text.endswith("...") and snippet.truncated
     assert len(snippet.text) < 60
+
+
+def test_a_window_that_reaches_the_end_has_no_closing_mark() -> None:
+    text = "x" * 300 + " the answer ends the message: meeting."
+    snippet = make_snippet([text], ["meeting"], 60)
+    assert snippet.truncated and snippet.text.startswith("...")
+    assert snippet.text.endswith("meeting.")
+
+
+def test_the_web_page_shows_the_snippet_as_the_server_marked_it() -> None:
+    from pathlib import Path
+
+    search = Path(__file__).resolve().parents[4] / "moraine" / "web" / "static" / "search.js"
+    assert 'truncated ? "…"' not in search.read_text(encoding="utf-8")
