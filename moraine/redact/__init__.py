@@ -60,7 +60,11 @@ def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
     if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
         return text
-    if LONE_MIN <= len(text) <= LONE_MAX and (lone := lone_token(text)) is not None:
+    if (  # one random-looking token and nothing else; IDs and hashes (one case only) are told apart here, in C
+        LONE_MIN <= len(text) <= LONE_MAX
+        and not (text.islower() or text.isupper())
+        and (lone := lone_token(text)) is not None
+    ):
         return lone
     return _redactor()[1].redact(text)
 

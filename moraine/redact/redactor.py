@@ -6,6 +6,11 @@ the few detectors without one as patterns of their own; one scan of a text repor
 Only then do detectors run (Python ``re``, over the original text), each just over the windows around its triggers'
 ends (a match contains its trigger, so it lies within the pattern's greatest width of that end); their matches are
 merged (overlapping ones become one) and replaced in one pass, so no detector sees another's ``[REDACTED:...]``.
+
+Two things hold for every detector. A secret that ends inside a run of token characters takes the run's rest too (a
+rule that pins a length would leave an over-long token's tail). And a secret wrapped onto the next line (a line
+ending in token characters, the next one a token alone) is found by searching the text again with that break taken
+out; the database reports such breaks in the same scan, so a text without one costs nothing more.
 """
 
 from __future__ import annotations
@@ -81,7 +86,7 @@ class Redactor:
         spans, splits = self._find(text)
         if splits:
             spans += self._across(text, _joins(text, splits))
-        return _replace(text, spans)
+        return _replace(text, spans) if spans else text
 
     def _find(self, text: str) -> tuple[list[tuple[int, int, str]], list[int]]:
         """Return the secrets found in ``text``, and the ends of the line breaks where one may continue."""

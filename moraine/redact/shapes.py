@@ -43,8 +43,6 @@ _LONE = re.compile(r"(\s*)([" + _URLSAFE + r"]{32,100})(\s*)")
 def lone_token(text: str) -> str | None:
     """Return ``text`` redacted when it is one random-looking token and nothing else (a secret file's contents, as
     ``cat`` shows them), else None. Checked before the detectors run: most such texts are IDs, cheaply told apart."""
-    if text.islower() or text.isupper():  # one case only (IDs, hashes): not random enough, told in C
-        return None
     found = _LONE.fullmatch(text)
     if found is None or not random_looking(found.group(2)):
         return None
