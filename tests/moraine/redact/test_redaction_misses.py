@@ -121,7 +121,7 @@ SECRETS: list[tuple[str, str, tuple[str, ...]]] = [
         (base64.urlsafe_b64encode(b"x>api_key=Zm9vYmFy??>").decode(),),
     ),
     ("b64-json-token", _b64('{"token": "abc123xyz789"}'), (_b64('{"token": "abc123xyz789"}'),)),
-    ("b64-upper-secret", f"SECRET={_b64('SECRET_KEY=abc123def456')}", (_b64("SECRET_KEY=abc123def456"),)),
+    ("b64-upper-secret", f"value {_b64('SECRET_KEY=abc123def456')} ok", (_b64("SECRET_KEY=abc123def456"),)),
     # -- passwords given to commands ---------------------------------------------------------------------------------
     ("sshpass-quoted", "sshpass -p 'Hunter 22' ssh root@host", ("Hunter 22",)),
     ("sshpass-attached", "sshpass -pHunter22 scp a.txt host:", ("Hunter22",)),
@@ -145,7 +145,7 @@ SECRETS: list[tuple[str, str, tuple[str, ...]]] = [
     ("moraine-http-secret-cat", f"$ cat ~/.moraine/run/http-secret\n{_HTTP_SECRET}\n", (_HTTP_SECRET,)),
     ("moraine-http-secret-output", f"{_HTTP_SECRET}\n", (_HTTP_SECRET,)),
     # -- longer than its shape ---------------------------------------------------------------------------------------
-    ("npm-over-long", f"//registry.npmjs.org/:_authToken={_NPM}{_LONG_NPM}Yz", (_LONG_NPM, "Yz")),
+    ("npm-over-long-in-url", f"https://registry.example.com/?t={_NPM}{_LONG_NPM}Yz&x=1", (_LONG_NPM, "Yz")),
     ("npm-over-long-bare", f"{_NPM}{_LONG_NPM}Yz9", (_LONG_NPM, "Yz9")),
     # -- Django's alphabet -------------------------------------------------------------------------------------------
     ("django-secret-key", f"SECRET_KEY=django-insecure-{_DJANGO_KEY}", (_DJANGO_KEY, _DJANGO_KEY[-20:])),
