@@ -33,16 +33,15 @@ _VALUE_OPTION = (
 )
 
 
-LONE_MIN, LONE_MAX = (
-    32,
-    110,
-)  # the lengths of a text that can be a lone token (32 to 100 characters, some blanks)
+LONE_MIN = 32  # the shortest text that can be a lone token
+LONE_MAX = 110  # the longest (100 characters and some blanks)
 _LONE = re.compile(r"(\s*)([" + _URLSAFE + r"]{32,100})(\s*)")
 
 
 def lone_token(text: str) -> str | None:
     """Return ``text`` redacted when it is one random-looking token and nothing else (a secret file's contents, as
-    ``cat`` shows them), else None. Checked before the detectors run: most such texts are IDs, cheaply told apart."""
+    ``cat`` shows them), else None. Checked before the detectors run, after the caller has told most IDs and hashes
+    apart by their length and case."""
     found = _LONE.fullmatch(text)
     if found is None or not random_looking(found.group(2)):
         return None
