@@ -17,15 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from moraine.redact.context import CONTEXT_DETECTORS
+from moraine.redact.encoded import ENCODED_DETECTORS
+from moraine.redact.phrases import PHRASE_DETECTORS
 from moraine.redact.redactor import Redactor
 from moraine.redact.ruleset import Ruleset, load_ruleset
+from moraine.redact.shapes import LONE_MAX, LONE_MIN, SHAPE_DETECTORS, lone_token
 
-__all__ = ["redact_text", "redact_value", "ruleset"]
+__all__ = ["OWN_DETECTORS", "redact_text", "redact_value", "ruleset"]
 
 _SECRET_KEY = re.compile(
     r"(?i)^[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key"
     r"|private[_-]?key|credentials?)$"
 )
+# Our own shapes, after the ruleset's (on a tie the ruleset names the secret).
+OWN_DETECTORS = (*CONTEXT_DETECTORS, *PHRASE_DETECTORS, *SHAPE_DETECTORS, *ENCODED_DETECTORS)
 _lock = threading.Lock()
 _loaded: tuple[Ruleset, Redactor] | None = None
 
@@ -36,7 +41,7 @@ def _redactor() -> tuple[Ruleset, Redactor]:
         with _lock:
             if _loaded is None:
                 rules = load_ruleset(_cache_dir())
-                _loaded = (rules, Redactor([*rules.detectors, *CONTEXT_DETECTORS]))
+                _loaded = (rules, Redactor([*rules.detectors, *OWN_DETECTORS]))
     return _loaded
 
 
@@ -55,6 +60,12 @@ def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
     if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
         return text
+    if (  # one random-looking token and nothing else; IDs and hashes (one case only) are told apart here, in C
+        LONE_MIN <= len(text) <= LONE_MAX
+        and not (text.islower() or text.isupper())
+        and (lone := lone_token(text)) is not None
+    ):
+        return lone
     return _redactor()[1].redact(text)
 
 

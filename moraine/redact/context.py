@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from collections import Counter
-from collections.abc import Callable
 
-from moraine.redact.detector import Detector
-from moraine.redact.literals import max_width
+from moraine.redact.detector import detector as _detector
 
-__all__ = ["CONTEXT_DETECTORS"]
+__all__ = ["CONTEXT_DETECTORS", "random_looking"]
 
 
 _SECRET_WORD = (
@@ -28,36 +27,30 @@ _SECRET_WORD = (
 )
 # An assignment: the word, an identifier tail after a separator (SECRET_KEY, db_password_prod), an optional closing
 # quote of a key (also JSON-escaped), then = or :; the value is a quoted string (spaces and all) or a bare token
-# (not a call: ``token = make_token(...)`` assigns no secret).
+# (not a call, an index or the end of a parameter list: ``token = make_token(...)``, ``SECRET_KEY = os.environ[...]``,
+# ``def f(secret: Value)`` assign no secret), nor a keyword (``const token = await fetchToken()``).
+_KEYWORDS = (
+    r"(?:await|new|yield|typeof|null|none|nil|true|false|undefined|lambda|function|async|require|self|this)"
+)
 _ASSIGNMENT = (
     _SECRET_WORD + r"(?:[_-][a-z0-9]{1,20}){0,4}\\?[\"']?[ \t]{0,8}[=:][ \t]{0,8}"
     r"(?:\\?\"(?P<dq>[^\"\\\n]{1,200})\\?\"|\\?'(?P<sq>[^'\\\n]{1,200})\\?'"
-    r"|(?P<bare>(?!\[REDACTED)[^\s\"'`,;&<>{}()\[\]\\]{4,200})(?=[\s\"'`,;&<>{}\[\]\\)]|$))"
+    r"|(?P<bare>(?!\[REDACTED|" + _KEYWORDS + r"\b)[^\s\"'`,;&<>{}()\[\]\\]{4,200})(?=[\s\"'`,;&<>{}\]\\]|$))"
 )
 
+_UPPER = frozenset(string.ascii_uppercase)
+_LOWER = frozenset(string.ascii_lowercase)
+_DIGITS = frozenset(string.digits)
 
-def _random_looking(secret: str) -> bool:
-    """An AWS secret key is random: upper, lower and digit all present, and high entropy (a path is not)."""
-    if not (
-        any(c.isupper() for c in secret)
-        and any(c.islower() for c in secret)
-        and any(c.isdigit() for c in secret)
-    ):
+
+def random_looking(secret: str) -> bool:
+    """A random key: upper, lower and digit all present, and high entropy (a path, a word or a hash is not)."""
+    chars = set(secret)
+    if chars.isdisjoint(_UPPER) or chars.isdisjoint(_LOWER) or chars.isdisjoint(_DIGITS):
         return False
     counts = Counter(secret).values()
     entropy = -sum(n / len(secret) * math.log2(n / len(secret)) for n in counts)
     return entropy >= 4.2
-
-
-def _detector(
-    kind: str,
-    pattern: str,
-    triggers: tuple[str, ...],
-    groups: tuple[int | str, ...],
-    flags: int = 0,
-    accept: Callable[[str], bool] | None = None,
-) -> Detector:
-    return Detector(kind, pattern, triggers, groups, max_width(re.compile(pattern, flags)), flags, accept)
 
 
 # Provider keys of a shorter or older form than the ruleset's exact shapes (which pin each length): a key cut by
@@ -138,7 +131,7 @@ CONTEXT_DETECTORS = (
         r"(?:(?<![\w/+=-])|(?<=^[+-])|(?<=\n[+-]))(?P<key>[A-Za-z0-9/+]{40})(?![\w/+=-])",  # a diff line's +/- too
         (r"(?:^|^[+-]|[^\w/+=-]|\n[+-])[A-Za-z0-9/+]{40}(?:[^\w/+=-]|$)",),
         ("key",),
-        accept=_random_looking,
+        accept=random_looking,
     ),
     *(_detector(kind, pattern, triggers, (0,)) for kind, pattern, triggers in _LOOSE_KEYS),
 )

@@ -7,7 +7,9 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Detector", "compile_pattern"]
+from moraine.redact.literals import max_width
+
+__all__ = ["Detector", "compile_pattern", "detector"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,3 +34,15 @@ def compile_pattern(source: str, flags: int = 0) -> re.Pattern[str]:
     with warnings.catch_warnings():  # "possible nested set"
         warnings.simplefilter("ignore", FutureWarning)
         return re.compile(source, flags)
+
+
+def detector(
+    kind: str,
+    pattern: str,
+    triggers: tuple[str, ...],
+    groups: tuple[int | str, ...],
+    flags: int = 0,
+    accept: Callable[[str], bool] | None = None,
+) -> Detector:
+    """Return one of our own detectors (its width is measured from the pattern)."""
+    return Detector(kind, pattern, triggers, groups, max_width(re.compile(pattern, flags)), flags, accept)

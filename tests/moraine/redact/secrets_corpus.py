@@ -194,4 +194,37 @@ def secrets_corpus(seed: int = 17) -> list[Secret]:
     add("bearer_token", "moraine.bearer", f"Authorization: Bearer {bearer}", bearer)
     json_pw = rand(18)
     add("json_password_field", "moraine.assignment", f'{{"db_password": "{json_pw}"}}', json_pw)
+    # -- the misses of issue 31 (moraine.redact.phrases, .shapes, .encoded and the redactor's own passes) -----------
+    de_pw = rand(10) + "7!"
+    add("password_sentence_de", "moraine.phrase", f"Das Passwort lautet: {de_pw}", de_pw[:10])
+    zh_pw = rand(10) + "9"
+    add("password_sentence_zh", "moraine.phrase", f"数据库密码是{zh_pw}", zh_pw)
+    ssh_pw = rand(12)
+    add("sshpass_p", "moraine.command-p", f"sshpass -p {ssh_pw} ssh root@10.0.0.5", ssh_pw)
+    netrc_pw = rand(16)
+    add("netrc_line", "moraine.netrc", f"machine api.example.com login ci password {netrc_pw}", netrc_pw)
+    bot = f"{rand(10, string.digits)}:AA{rand(33, _ALNUM + '_-')}"
+    add(
+        "telegram_bare",
+        "moraine.telegram",
+        f"curl https://api.telegram.org/bot{bot}/getMe",
+        bot.split(":")[1],
+    )
+    oauth = "GOC" + "SPX-" + rand(28, _ALNUM + "-_")
+    add("google_oauth_bare", "moraine.gocspx", f"client: {oauth}", oauth[7:])
+    encoded = base64.b64encode(f"password={rand(14)}".encode()).decode()
+    add("base64_assignment", "moraine.encoded", f"echo {encoded} | base64 -d", encoded)
+    head, tail = rand(20), rand(16)
+    add("token_split_over_lines", "moraine.split", f"token {'gh' + 'p_'}{head}\n{tail}\n", head, tail)
+    cookie = rand(64, _HEX)
+    add("moraine_cookie", "moraine.cookie", f"Cookie: moraine_session={cookie}", cookie)
+    http_secret = rand(43, _B64URL)
+    add(
+        "moraine_http_secret",
+        "moraine.http-secret",
+        f"cat ~/.moraine/run/http-secret\n{http_secret}\n",
+        http_secret,
+    )
+    django = rand(20, "abcdefghijklmnopqrstuvwxyz0123456789") + "&(=+" + rand(26, "!@#$%^&*(-_=+)abc0123")
+    add("django_alphabet", "moraine.whole-value", f"SECRET_KEY={django}", django, django[-20:])
     return out

@@ -1,0 +1,1 @@
+"""Redaction on a corpus that holds no secrets: how many strings it changes (false positives) and what it costs."""
