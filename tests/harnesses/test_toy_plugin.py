@@ -1,6 +1,6 @@
 """A harness from a separate package: a distribution of its own (``*.dist-info/entry_points.txt``) on ``sys.path``
-registers under the ``moraine.harnesses`` entry-point group, and ``moraine ingest`` reads its default location with
-its adapter; nothing in moraine names it."""
+registers under the ``moraine.harnesses`` entry-point group, ``moraine ingest`` reads its default location with
+its adapter, and ``moraine search`` finds its message under its own harness value; nothing in moraine names it."""
 
 from __future__ import annotations
 
@@ -118,3 +118,10 @@ def test_a_harness_package_on_the_path_is_registered_and_ingested(
     assert [(harness, source) for harness, source, _ in sessions] == [("toy-harness", "toy")]
     texts = store.query(f"SELECT text FROM {store.table('events')} WHERE type = 'user_input'")
     assert [row[0] for row in texts] == [f"Feed the {KEYWORD} at noon"]
+    # Search answers with the package's own harness value: the contract's harness list is open to packages.
+    found = CliRunner().invoke(main, ["--config", str(config), "search", KEYWORD, "--json"])
+    assert found.exit_code == 0, found.output
+    envelope = json.loads(found.output)
+    hits = envelope["data"]["results"]
+    assert [hit["session"]["harness"] for hit in hits] == ["toy-harness"]
+    assert KEYWORD in hits[0]["snippet"]["text"]
