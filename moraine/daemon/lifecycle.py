@@ -27,6 +27,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 from handlers import load_handlers
 from handlers.deps import Deps
 from moraine.access import Access
+from moraine.access.connections import guarded_protocol
 from moraine.config import Config
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
@@ -222,6 +223,7 @@ class _Daemon:
         deps = Deps(store=reads, settings=settings_from_config(self.config), launch_dir=None)
         service = ToolService(deps, load_handlers(), runner=runner)
         stopping = anyio.Event()
+        access = Access.at(self.paths.http_secret)
         app = build_daemon_app(
             service,
             self.admission,
@@ -229,10 +231,17 @@ class _Daemon:
             stopping,
             lambda: self._describe(ingest),
             lambda limit: replace(store_report(control, limit), backfill=ingest.backfill.snapshot()),
-            Access.at(self.paths.http_secret),
+            access,
             HOST,
         )
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3, lifespan="on")
+        protocol = guarded_protocol(
+            access.authorized,
+            self.settings.header_timeout_seconds,
+            self.settings.max_unauthenticated_connections,
+        )
+        config = uvicorn.Config(
+            app, http=protocol, log_level="warning", timeout_graceful_shutdown=3, lifespan="on"
+        )
         server = uvicorn.Server(config)
         self._uvicorn = server
         self._install_signals()
