@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from moraine.daemon.version import moraine_version
+from moraine.private_files import restrict_process
 
 __all__ = ["main"]
 
@@ -25,6 +26,7 @@ __all__ = ["main"]
 @click.pass_context
 def main(ctx: click.Context, config_path: str | None) -> None:
     """Index coding-agent session traces and serve them to agents over MCP."""
+    restrict_process()  # umask 077 before any command creates a file: $MORAINE_HOME is user-only from the start
     ctx.obj = {"config_path": config_path}
 
 
