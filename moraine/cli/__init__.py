@@ -7,13 +7,25 @@ from __future__ import annotations
 
 import click
 
+from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.version import moraine_version
 from moraine.private_files import restrict_process
 
 __all__ = ["main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _MaskingGroup(click.Group):
+    """The command group: an error any command reports is printed with credentials masked (a DSN's password)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            exc.message = mask_credentials(exc.message)
+            raise
+
+
+@click.group(cls=_MaskingGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(moraine_version(), "--version", prog_name="moraine", message="%(prog)s %(version)s")
 @click.option(
     "--config",
