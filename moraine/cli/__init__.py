@@ -43,6 +43,7 @@ def main(ctx: click.Context, config_path: str | None) -> None:
 
 
 from moraine.cli.doctor import doctor  # noqa: E402 (commands register after the group exists)
+from moraine.cli.forget import forget  # noqa: E402 (commands register after the group exists)
 from moraine.cli.ingest import ingest  # noqa: E402 (commands register after the group exists)
 from moraine.cli.mcp import mcp  # noqa: E402 (commands register after the group exists)
 from moraine.cli.serve import serve  # noqa: E402 (commands register after the group exists)
@@ -58,6 +59,7 @@ from moraine.cli.tools import (  # noqa: E402 (commands register after the group
 from moraine.cli.web import web  # noqa: E402 (commands register after the group exists)
 
 main.add_command(doctor)
+main.add_command(forget)
 main.add_command(ingest)
 main.add_command(mcp)
 main.add_command(serve)

@@ -43,6 +43,7 @@ from moraine.daemon.state import DaemonState, read_state, remove_state, write_st
 from moraine.daemon.version import moraine_version
 from moraine.daemon.writer_lock import StoreWriterLock
 from moraine.errors import ConfigError, StoreError
+from moraine.ingest.forget_request import answer_forget
 from moraine.ingest.progress import PassProgress
 from moraine.private_files import secure_home
 from moraine.semantic.service import start_semantic
@@ -233,6 +234,7 @@ class _Daemon:
             lambda limit: replace(store_report(control, limit), backfill=ingest.backfill.snapshot()),
             access,
             HOST,
+            forgetter=lambda request: answer_forget(control, request),
         )
         protocol = guarded_protocol(
             access.authorized,

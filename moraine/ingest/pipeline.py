@@ -31,6 +31,7 @@ from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
 from moraine.ingest.chunk import rekey
 from moraine.ingest.discovery import discover, newest_first
+from moraine.ingest.forgetting import scrub_checkpoint
 from moraine.ingest.identity import FileIdentity, stream_id
 from moraine.ingest.parse import Parser, Tally, alternate_key
 from moraine.ingest.progress import Progress
@@ -42,6 +43,7 @@ from moraine.ingest.worker import Job
 from moraine.ingest.workers import WorkerPool
 from moraine.redact import ruleset
 from moraine.store.client import Store
+from moraine.store.forget import forgotten_keys
 from moraine.store.recovery import delete_stream, delete_stream_tail
 
 __all__ = ["WORKER_MIN_BYTES", "IngestSummary", "Ingestor", "ingest_once", "ingest_paths"]
@@ -377,6 +379,10 @@ class Ingestor:
         if not streams and not batch.errors:
             return
         checkpoints = [s.checkpoint(self.redact) for s in streams]
+        forgotten = forgotten_keys(self.store)  # read before every publish: a forget may have just happened
+        if forgotten:
+            batch.drop_sessions(forgotten)
+            checkpoints = [scrub_checkpoint(cp, forgotten) or cp for cp in checkpoints]
         batch.freeze()
         self._parser.batch = Batch()
         self._batch_streams = {}
