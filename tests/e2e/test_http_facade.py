@@ -71,7 +71,10 @@ def test_facade_returns_the_same_error_envelope_as_stdio(
     name, tool, arguments, code, _ = row
     reply = facade_replies[name]
     request_error = code in ("invalid_request", "invalid_id", "unsupported_event_type")
-    assert reply.status_code == (400 if request_error or not arguments_conform(tool, arguments) else 200)
+    conform = arguments_conform(
+        tool, arguments
+    )  # 400: breaks the schema; 422: a rule the schema cannot state
+    assert reply.status_code == (400 if not conform else 422 if request_error else 200)
     envelope = reply.json()
     assert envelope["error"]["code"] == code
     stdio = stdio_run.results[name].structured_content
@@ -119,7 +122,7 @@ def test_facade_answers_bad_json_and_unknown_tools_with_error_envelopes(service:
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "invalid_request"
 
 
-def test_every_request_error_is_a_400_with_the_envelope_even_deep_nesting_and_impossible_dates(
+def test_every_request_error_is_a_4xx_with_the_envelope_even_deep_nesting_and_impossible_dates(
     service: ToolService, capfd: pytest.CaptureFixture[str]
 ) -> None:
     calls = {
@@ -144,7 +147,7 @@ def test_every_request_error_is_a_400_with_the_envelope_even_deep_nesting_and_im
     answers = anyio.run(run)
     for name, reply in answers.items():
         envelope = reply.json()
-        assert reply.status_code == 400, (name, reply.status_code, envelope)
+        assert reply.status_code == (422 if name in ("zero_date", "bad_id") else 400), (name, envelope)
         assert envelope["schema_version"] == "moraine.mcp.error.v1", name
         assert envelope["error"]["code"] in ("invalid_request", "invalid_id"), (name, envelope["error"])
     assert "Traceback" not in capfd.readouterr().err

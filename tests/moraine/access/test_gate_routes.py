@@ -62,6 +62,7 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("GET", "/v1/daemon/attach", None),
     ("GET", "/v1/daemon/status", None),
     ("POST", "/v1/daemon/web-login", {}),
+    ("POST", "/v1/daemon/forget", {"criteria": {"ids": ["session:ses_0000000000001"]}}),
     ("GET", "/no/such/route", None),
 ]
 ROUTE_IDS = [f"{method} {path}" for method, path, _ in ROUTES]
