@@ -31,7 +31,9 @@ from moraine.store.forget import (
     rows_left,
 )
 
-__all__ = ["ForgetResult", "forget_sessions", "scrub_checkpoint"]
+__all__ = ["FORGOTTEN_MARK", "ForgetResult", "forget_sessions", "scrub_checkpoint"]
+
+FORGOTTEN_MARK = "forgotten"
 
 _PURGE_ATTEMPTS = 3
 _DISK_WAIT_SECONDS = (
@@ -63,8 +65,9 @@ def _scrub_session(saved: dict[str, Any]) -> dict[str, Any]:
 def scrub_checkpoint(checkpoint: Checkpoint, keys: Collection[int]) -> Checkpoint | None:
     """Return ``checkpoint`` without the content of the forgotten sessions ``keys`` (None when it holds none).
 
-    Positions (seq, turn numbers) are kept, so appended lines are still read from where the file was left; the
-    adapter's state goes too when no session of the file is left.
+    Positions (seq, turn numbers) are kept, so appended lines are read from where the file was left. When no session
+    of the file is left, the adapter's state goes too and the checkpoint is marked ``FORGOTTEN_MARK``: the file is
+    not read again at all (an adapter without its state could take appended lines for a new session).
     """
     saved = checkpoint.saved_sessions()
     hit = {sid for sid, state in saved.items() if state.get("key") in keys}
@@ -73,7 +76,8 @@ def scrub_checkpoint(checkpoint: Checkpoint, keys: Collection[int]) -> Checkpoin
     sessions = {sid: _scrub_session(state) if sid in hit else state for sid, state in saved.items()}
     state = {**checkpoint.state, "sessions": sessions}
     if hit == set(saved):
-        state["adapter"] = {}
+        state["adapter"] = {}  # the adapter's own state (cwd, model, pending text) goes too
+        state[FORGOTTEN_MARK] = True  # the whole file: never read again (``Ingestor._open``)
     return replace(checkpoint, state=state)
 
 

@@ -31,7 +31,7 @@ from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
 from moraine.ingest.chunk import rekey
 from moraine.ingest.discovery import discover, newest_first
-from moraine.ingest.forgetting import scrub_checkpoint
+from moraine.ingest.forgetting import FORGOTTEN_MARK, scrub_checkpoint
 from moraine.ingest.identity import FileIdentity, stream_id
 from moraine.ingest.parse import Parser, Tally, alternate_key
 from moraine.ingest.progress import Progress
@@ -265,6 +265,9 @@ class Ingestor:
             stat = path.stat()
         except OSError as exc:
             self._parser.error(source.name, str(path), 0, 0, "unreadable", exc.strerror or str(exc))
+            return None
+        if committed is not None and committed.state.get(FORGOTTEN_MARK) and not committed.in_flight:
+            self._summary.unchanged += 1  # every session of the file was forgotten: never read it again
             return None
         saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
         # A SQLite source in WAL mode commits into its -wal file: the database file's stat says nothing then.
