@@ -328,6 +328,14 @@ def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
                             "application/json": {"schema": {"$ref": f"#/components/schemas/{spec.error}"}}
                         },
                     },
+                    "422": {
+                        "description": "The body matches the tool's arguments schema but breaks a rule the schema "
+                        "cannot state (an end before its start, a date that does not exist, an ID of the wrong "
+                        "kind): the tool's error envelope, as the same call over MCP returns it.",
+                        "content": {
+                            "application/json": {"schema": {"$ref": f"#/components/schemas/{spec.error}"}}
+                        },
+                    },
                     **_REFUSALS,
                 },
             }

@@ -5,6 +5,10 @@ measures, applied by every entry point that writes under the home (daemon, ``mor
 
 - ``umask 077`` for the whole process, set before anything is created: chDB writes its parts, marks and metadata
   from its own threads at any time (merges, mutations), so a one-off ``chmod`` after each write could never keep up.
+  Every entry point sets it first: the ``moraine`` command group (before any command runs) and each ``python -m
+  moraine...`` module (the daemon a relay spawns, ingest workers, the embedder process). A first start used to
+  create ``~/.moraine`` and ``logs/`` 0755 and ``daemon.log`` 0644 for a second and a half (``moraine web``
+  prepared them before the daemon tightened them), and another account that opened the log then kept reading it.
 - One walk over the tree at start that removes group and other permission bits wherever they are set, so an install
   made before this rule (0755 directories, 0644 files) is tightened the first time it runs again.
 """

@@ -10,7 +10,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from moraine.access.guard import GuardPolicy, RequestGuard
-from moraine.access.login import LOGIN_PATH, LoginTickets, holds_secret, login_routes
+from moraine.access.login import LOGIN_PATH, LoginTickets, holds_secret, login_routes, renewed_cookie
 from moraine.access.secret import SecretFile
 
 __all__ = ["Access", "guarded"]
@@ -28,8 +28,13 @@ class Access:
         """Return the access of the secret in ``path`` (created when missing or broken)."""
         return cls(SecretFile(path))
 
-    def authorized(self, headers: Headers) -> bool:
-        return holds_secret(headers, self.secret.current())
+    def authorized(self, headers: Headers, port: int | None) -> bool:
+        """Return whether a request on ``port`` carries the secret (or a session cookie of it still in force)."""
+        return holds_secret(headers, self.secret.current(), port)
+
+    def renewal(self, headers: Headers, port: int | None) -> str | None:
+        """Return a ``Set-Cookie`` value renewing the request's session cookie, when it is due."""
+        return renewed_cookie(headers, self.secret.current(), port)
 
     def routes(self) -> list[Route]:
         """Return the login routes: issue a ticket, redeem it at ``/auth``."""
@@ -38,5 +43,7 @@ class Access:
 
 def guarded(app: ASGIApp, access: Access, bound_host: str) -> RequestGuard:
     """Return ``app`` behind the gate: every route, including ones added later, is checked first."""
-    policy = GuardPolicy(bound_host, access.authorized, open_paths=frozenset({LOGIN_PATH}))
+    policy = GuardPolicy(
+        bound_host, access.authorized, open_paths=frozenset({LOGIN_PATH}), renewal=access.renewal
+    )
     return RequestGuard(app, policy)

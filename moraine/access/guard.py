@@ -41,9 +41,10 @@ class GuardPolicy:
     """What the gate admits: the bound address, how a request proves it holds the secret, paths open without it."""
 
     bound_host: str
-    authorized: Callable[[Headers], bool]
+    authorized: Callable[[Headers, int | None], bool]
     open_paths: frozenset[str] = field(default_factory=frozenset)
     max_body: int = MAX_BODY_BYTES
+    renewal: Callable[[Headers, int | None], str | None] = lambda headers, port: None
 
     def allowed_hosts(self) -> frozenset[str]:
         bound = f"[{self.bound_host}]" if ":" in self.bound_host else self.bound_host
@@ -62,6 +63,12 @@ def _over_tcp(scope: Scope) -> bool:
     """Return whether the request came over TCP (uvicorn gives a Unix socket's server address no port)."""
     server = scope.get("server")
     return not (isinstance(server, (tuple, list)) and len(server) == 2 and server[1] is None)
+
+
+def _port(scope: Scope) -> int | None:
+    """Return the port the request came in on (None on the Unix socket)."""
+    server = scope.get("server")
+    return server[1] if isinstance(server, (tuple, list)) and len(server) == 2 else None
 
 
 def _split_host(value: str) -> tuple[str, int | None] | None:
@@ -87,27 +94,30 @@ class RequestGuard:
             await self.app(scope, receive, send)  # lifespan (websockets are not served)
             return
         headers = Headers(scope=scope)
+        renewal = None
         try:
             if _over_tcp(scope):
                 self._check_caller(scope, headers)
+                renewal = self.policy.renewal(headers, _port(scope))
             self._check_media_type(scope, headers)
             body = await self._read_body(headers, receive)
         except _Refused as refused:
             await _refuse(send, refused)
             return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(
+            scope, _replay(body, receive), send if renewal is None else _with_cookie(send, renewal)
+        )
 
     def _check_caller(self, scope: Scope, headers: Headers) -> None:
         host = headers.get("host", "")
         parts = _split_host(host)
-        server = scope.get("server")
-        port = server[1] if isinstance(server, (tuple, list)) and len(server) == 2 else None
+        port = _port(scope)
         if parts is None or parts[0] not in self._hosts or (parts[1] is not None and parts[1] != port):
             raise _Refused(421, f"Host {host!r} is not this daemon: only its loopback address is served")
         origin = headers.get("origin")
         if origin is not None and origin.lower() != f"http://{host.lower()}":
             raise _Refused(403, f"Origin {origin!r} may not call this daemon: only its own pages may")
-        if scope.get("path") not in self.policy.open_paths and not self.policy.authorized(headers):
+        if scope.get("path") not in self.policy.open_paths and not self.policy.authorized(headers, port):
             raise _Refused(
                 401,
                 "missing or wrong credentials: send 'Authorization: Bearer <secret>' with the secret in "
@@ -142,6 +152,17 @@ class RequestGuard:
                 raise too_large
             if not message.get("more_body", False):
                 return messages
+
+
+def _with_cookie(send: Send, cookie: str) -> Send:
+    """Return a ``send`` that adds ``Set-Cookie: cookie`` to the response (a renewed session cookie)."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie.encode())]}
+        await send(message)
+
+    return sending
 
 
 def _replay(messages: list[Message], receive: Receive) -> Receive:

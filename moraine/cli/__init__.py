@@ -15,6 +15,7 @@ COMMANDS = {
     "doctor": "moraine.cli.doctor:doctor",
     "export": "moraine.cli.tools:export",
     "files": "moraine.cli.tools:files",
+    "forget": "moraine.cli.forget:forget",
     "import": "moraine.cli.imports:import_command",
     "ingest": "moraine.cli.ingest:ingest",
     "mcp": "moraine.cli.mcp:mcp",
@@ -29,7 +30,17 @@ COMMANDS = {
 
 
 class _LazyGroup(click.Group):
-    """A group whose commands are imported when first asked for."""
+    """The command group: commands are imported when first asked for, and an error any command reports is printed
+    with credentials masked (a DSN's password)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            from moraine.daemon.logmask import mask_credentials
+
+            exc.message = mask_credentials(exc.message)
+            raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -74,4 +85,7 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
 @click.pass_context
 def main(ctx: click.Context, config_path: str | None) -> None:
     """Index coding-agent session traces and serve them to agents over MCP."""
+    from moraine.private_files import restrict_process
+
+    restrict_process()  # umask 077 before any command creates a file: $MORAINE_HOME is user-only from the start
     ctx.obj = {"config_path": config_path}

@@ -64,7 +64,7 @@ def _search(console: Console, envelope: dict[str, Any]) -> None:
             str(hit.rank),
             _when(hit.event.timestamp),
             hit.event.type.value,
-            escape(f"{_title(session.title, session.harness.value)} ({session.harness.value})"),
+            escape(f"{_title(session.title, session.harness)} ({session.harness})"),
             escape(_one_line(hit.snippet.text, 240)),
             escape(
                 f"{hit.open.event_id.root}\nturn {hit.turn.ordinal}: {hit.open.turn_id.root}"
@@ -78,9 +78,9 @@ def _search(console: Console, envelope: dict[str, Any]) -> None:
 
 def _open_session(console: Console, data: OpenSessionData) -> None:
     session = data.session
-    console.print(f"[bold]{escape(_title(session.title, session.harness.value))}[/bold]")
+    console.print(f"[bold]{escape(_title(session.title, session.harness))}[/bold]")
     console.print(
-        f"{session.id.root} · {session.harness.value} (source {escape(session.source)}) · "
+        f"{session.id.root} · {session.harness} (source {escape(session.source)}) · "
         f"{session.turn_count} turns, {session.event_count} events · {_when(session.started_at)} → "
         f"{_when(session.updated_at)}{'' if session.completed else f' · {IN_PROGRESS}'}"
     )
@@ -104,7 +104,7 @@ def _open_session(console: Console, data: OpenSessionData) -> None:
 def _open_turn(console: Console, data: OpenTurnData) -> None:
     turn, session = data.turn, data.session
     console.print(
-        f"[bold]Turn {turn.ordinal}[/bold] of {escape(_title(session.title, session.harness.value))} "
+        f"[bold]Turn {turn.ordinal}[/bold] of {escape(_title(session.title, session.harness))} "
         f"({session.id.root})"
     )
     console.print(
@@ -137,7 +137,7 @@ def _open_event(console: Console, data: OpenEventData) -> None:
         f"{_when(event.timestamp)}"
     )
     console.print(
-        f"{escape(_title(session.title, session.harness.value))} ({session.id.root}) · turn {event.turn_id.root}"
+        f"{escape(_title(session.title, session.harness))} ({session.id.root}) · turn {event.turn_id.root}"
     )
     if data.content.exit_code is not None:
         console.print(f"exit code {data.content.exit_code}")
@@ -175,7 +175,7 @@ def _sessions(console: Console, envelope: dict[str, Any]) -> None:
         session = row.session
         table.add_row(
             _when(session.updated_at),
-            session.harness.value,
+            session.harness,
             escape(session.source),
             str(session.turn_count),
             str(session.event_count),
@@ -209,7 +209,7 @@ def _files(console: Console, envelope: dict[str, Any]) -> None:
                 _when(rollup.last_touch),
                 str(rollup.touch_count),
                 escape(", ".join(rollup.tools)),
-                rollup.harness.value,
+                rollup.harness,
                 rollup.id.root,
             )
         console.print(table)
@@ -221,7 +221,7 @@ def _files(console: Console, envelope: dict[str, Any]) -> None:
                 str(event_row.rank),
                 _when(touch.timestamp),
                 escape(touch.tool_name),
-                touch.harness.value,
+                touch.harness,
                 escape(_one_line(touch.action_preview or "", 80)),
                 event_row.open.event_id.root,
             )

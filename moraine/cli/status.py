@@ -57,7 +57,9 @@ def status(ctx: click.Context, error_limit: int) -> None:
         finally:
             store.close()
     console.print(f"store {mask_credentials(config.store_dsn)} (database {config.database})")
-    console.print(" · ".join(f"{name} {count}" for name, count in counts.items()))
+    console.print(" · ".join(f"{name} {count}" for name, count in counts.items() if name != "forgotten"))
+    held = counts.get("forgotten", 0)
+    console.print(f"forgotten: {held} session(s) held back from ingest (`moraine forget`)")
     console.print(f"semantic recall: {escape(semantic_state(config))}")
     if backfill is not None:
         console.print(f"backfill ({escape(str(backfill.get('state')))}): {escape(describe(backfill))}")

@@ -1,4 +1,7 @@
-"""``moraine web``: open the web page in a browser, logged in through a one-time link (starts the daemon if absent)."""
+"""``moraine web``: open the web page in a browser, logged in through a one-time ticket (starts the daemon if absent).
+
+The ticket reaches the browser through a user-only file (``moraine.access.login_page``), never on a command line.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from moraine.access.login_page import write_login_page
 from moraine.config import load_config
 from moraine.daemon.client import DaemonUnreachable, login_path
 from moraine.daemon.launcher import DaemonStartError, ensure_daemon
@@ -18,13 +22,15 @@ __all__ = ["web"]
 
 
 @click.command("web")
-@click.option("--no-open", is_flag=True, help="Only print the link (open it yourself within a minute).")
+@click.option("--no-open", is_flag=True, help="Only write the login page and print its file:// URL.")
 @click.pass_context
 def web(ctx: click.Context, no_open: bool) -> None:
-    """Open the web page: prints a one-time login link (valid once, for a minute) and opens it in your browser.
+    """Open the web page, logged in: writes a one-time login page (valid once, for a minute) and opens it.
 
-    The link sets an HttpOnly, SameSite=Strict session cookie, so the page keeps working until the install's
-    secret ($MORAINE_HOME/run/http-secret) is replaced."""
+    The page is a user-only file in $MORAINE_HOME/run that forwards your browser to the daemon's one-time login
+    link, so the link never appears on a command line other accounts can list. The login sets an HttpOnly,
+    SameSite=Strict session cookie named after this install and port; it lasts a day, renewed while the page is
+    used, and stops working when the install's secret ($MORAINE_HOME/run/http-secret) is replaced."""
     config_path = ctx.obj.get("config_path") if ctx.obj else None
     try:
         config = load_config(Path(config_path) if config_path else None)
@@ -34,8 +40,9 @@ def web(ctx: click.Context, no_open: bool) -> None:
             paths, settings.start_timeout_seconds, Path(config_path) if config_path else None
         )
         link = f"http://127.0.0.1:{state.port}{login_path(Path(state.socket))}"
+        page = write_login_page(paths.run_dir, link).absolute().as_uri()
     except (ConfigError, DaemonStartError, DaemonUnreachable, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(link)
-    if not no_open and not webbrowser.open(link):
-        click.echo("no browser could be started here: open the link above yourself", err=True)
+    click.echo(page)
+    if not no_open and not webbrowser.open(page):
+        click.echo("no browser could be started here: open the page above yourself", err=True)

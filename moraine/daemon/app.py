@@ -7,6 +7,8 @@ behind one gate (``moraine.access``: Host, Origin, the per-install secret on TCP
   ``"project_only": true`` restricts the call to the launch directory's project (a ``--project-only`` relay).
 - ``GET /v1/daemon/attach``: a response that stays open while a relay lives; attached relays keep the daemon up.
 - ``GET /v1/daemon/status?errors=N``: the store report (counts, coverage, recent ingest errors) for the CLI.
+- ``POST /v1/daemon/forget``: preview or forget sessions (``moraine.ingest.forget_request``), for ``moraine
+  forget`` and the web page's session view.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from moraine.access import Access
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.report import StoreReport
-from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH, STATUS_PATH
+from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, FORGET_PATH, HEALTH_PATH, STATUS_PATH
 from moraine.errors import ConfigError, StoreError
+from moraine.ingest.forget_request import ForgetRequest, SelectionChanged, parse_forget_request
 from moraine.scope.floor import ProjectFloor, resolve_floor
 from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
 from moraine.server.http_app import build_http_app
@@ -47,6 +50,7 @@ def build_daemon_app(
     report: Callable[[int], StoreReport],
     access: Access,
     host: str = "127.0.0.1",
+    forgetter: Callable[[ForgetRequest], dict[str, Any]] | None = None,
 ) -> ASGIApp:
     """Return the daemon's app, behind the gate; ``describe`` supplies the health document's identity fields."""
 
@@ -64,6 +68,8 @@ def build_daemon_app(
             body: Any = json.loads(await request.body())
             tool, arguments, launch_dir = _call_fields(body)
             floor = _call_floor(body, launch_dir)
+        except RecursionError:
+            return JSONResponse({"detail": "body is nested too deeply"}, status_code=400)
         except (ValueError, UnicodeDecodeError) as exc:
             return JSONResponse({"detail": str(exc)}, status_code=400)
         reply = await unless_disconnected(
@@ -95,8 +101,28 @@ def build_daemon_app(
             return JSONResponse({"detail": exc.message}, status_code=503)
         return JSONResponse(found.to_json())
 
+    async def forget(request: Request) -> Response:
+        if forgetter is None:
+            return JSONResponse({"detail": "this server cannot forget sessions"}, status_code=503)
+        try:
+            wanted = parse_forget_request(json.loads(await request.body()))
+        except RecursionError:
+            return JSONResponse({"detail": "body is nested too deeply"}, status_code=400)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=400)
+        if wanted.criteria.empty():
+            return JSONResponse({"detail": "name the sessions to forget"}, status_code=400)
+        try:
+            answer = await anyio.to_thread.run_sync(forgetter, wanted)
+        except StoreError as exc:
+            return JSONResponse({"detail": exc.message}, status_code=503)
+        except SelectionChanged as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=409)
+        return JSONResponse(answer)
+
     routes = [
         Route(HEALTH_PATH, health, methods=["GET"]),
+        Route(FORGET_PATH, forget, methods=["POST"]),
         Route(CALL_PATH, call, methods=["POST"]),
         Route(ATTACH_PATH, attach, methods=["GET"]),
         Route(STATUS_PATH, status, methods=["GET"]),

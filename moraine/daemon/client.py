@@ -9,9 +9,9 @@ from typing import Any
 import httpx2 as httpx
 
 from moraine.access.login import TICKET_PATH
-from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, HEALTH_PATH
+from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, FORGET_PATH, HEALTH_PATH
 
-__all__ = ["DaemonConnection", "DaemonUnreachable", "health", "login_path"]
+__all__ = ["DaemonConnection", "DaemonUnreachable", "forget_via_daemon", "health", "login_path"]
 
 _BASE = "http://moraine.daemon"
 _HEALTH_TIMEOUT = 2.0
@@ -57,6 +57,33 @@ def login_path(socket_path: Path, timeout: float = _HEALTH_TIMEOUT) -> str:
         DaemonUnreachable: nothing answers on ``socket_path``, or the answer is not a login path.
     """
     return str(_ask(socket_path, "POST", TICKET_PATH, timeout, "login", "path", str)["path"])
+
+
+_FORGET_TIMEOUT = 600.0  # mutations over a large store, then the wait for the old parts to leave the disk
+
+
+def forget_via_daemon(socket_path: Path, body: dict[str, Any]) -> dict[str, Any]:
+    """Send a forget request (``moraine.ingest.forget_request``) to the daemon; return its answer.
+
+    Raises:
+        DaemonUnreachable: the daemon did not answer, or refused the request (the message says why).
+    """
+    try:
+        with httpx.Client(
+            transport=httpx.HTTPTransport(uds=str(socket_path)), timeout=_FORGET_TIMEOUT
+        ) as client:
+            response = client.post(_BASE + FORGET_PATH, json=body)
+            answer: Any = response.json()
+    except (httpx.HTTPError, ValueError, OSError) as exc:
+        raise DaemonUnreachable(f"no daemon answers on {socket_path}: {exc}") from exc
+    if (
+        response.status_code != 200
+        or not isinstance(answer, dict)
+        or not isinstance(answer.get("sessions"), list)
+    ):
+        detail = answer.get("detail") if isinstance(answer, dict) else answer
+        raise DaemonUnreachable(f"the daemon refused to forget: {detail}")
+    return answer
 
 
 class DaemonConnection:

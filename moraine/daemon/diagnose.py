@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from moraine.config import Config, SourceConfig, load_config
 from moraine.daemon.client import DaemonUnreachable
 from moraine.daemon.launcher import live_state
 from moraine.daemon.locks import FileLock
+from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.logs import log_tail
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.report import StoreReport, fetch_report, store_report
@@ -40,7 +41,23 @@ class Check:
 
 
 def run_checks(config_path: Path | None) -> list[Check]:
-    """Run every check in order; later checks are skipped when the configuration does not load."""
+    """Run every check in order (later ones are skipped when the configuration does not load); credentials masked.
+
+    A finding quotes the store's DSN, driver errors and log lines, any of which can carry the store's password or
+    a token: every detail and fix passes through ``mask_credentials`` before it is returned (and so printed).
+    """
+    return [_masked(check) for check in _checks(config_path)]
+
+
+def _masked(check: Check) -> Check:
+    return replace(
+        check,
+        detail=mask_credentials(check.detail),
+        fix=mask_credentials(check.fix) if check.fix else check.fix,
+    )
+
+
+def _checks(config_path: Path | None) -> list[Check]:
     try:
         config = load_config(config_path)
     except ConfigError as exc:

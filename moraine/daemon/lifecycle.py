@@ -27,6 +27,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 from handlers import load_handlers
 from handlers.deps import Deps
 from moraine.access import Access
+from moraine.access.connections import guarded_protocol
 from moraine.config import Config
 from moraine.daemon.startup import StartupClock
 from moraine.daemon.activity import Activity
@@ -43,6 +44,7 @@ from moraine.daemon.state import DaemonState, read_state, remove_state, write_st
 from moraine.daemon.version import moraine_version
 from moraine.daemon.writer_lock import StoreWriterLock
 from moraine.errors import ConfigError, StoreError
+from moraine.ingest.forget_request import answer_forget
 from moraine.ingest.progress import PassProgress
 from moraine.private_files import secure_home
 from moraine.semantic.service import start_semantic
@@ -239,6 +241,7 @@ class _Daemon:
         service = ToolService(deps, load_handlers(), runner=runner)
         self.clock.done("tools loaded")
         stopping = anyio.Event()
+        access = Access.at(self.paths.http_secret)
         app = build_daemon_app(
             service,
             self.admission,
@@ -248,10 +251,18 @@ class _Daemon:
             lambda limit: replace(
                 store_report(control, limit, self.config.sources), backfill=ingest.backfill.snapshot()
             ),
-            Access.at(self.paths.http_secret),
+            access,
             HOST,
+            forgetter=lambda request: answer_forget(control, request),
         )
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3, lifespan="on")
+        protocol = guarded_protocol(
+            access.authorized,
+            self.settings.header_timeout_seconds,
+            self.settings.max_unauthenticated_connections,
+        )
+        config = uvicorn.Config(
+            app, http=protocol, log_level="warning", timeout_graceful_shutdown=3, lifespan="on"
+        )
         server = uvicorn.Server(config)
         self._uvicorn = server
         self._install_signals()

@@ -5,11 +5,20 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from moraine.access.connections import HEADER_SECONDS, MAX_UNPROVEN
 from moraine.config import Config
 
 __all__ = ["DaemonSettings", "daemon_settings"]
 
-_ALLOWED = {"port", "max_concurrent", "max_queued", "start_timeout_seconds", "idle_exit_seconds"}
+_ALLOWED = {
+    "port",
+    "max_concurrent",
+    "max_queued",
+    "start_timeout_seconds",
+    "idle_exit_seconds",
+    "header_timeout_seconds",
+    "max_unauthenticated_connections",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +28,10 @@ class DaemonSettings:
     ``max_concurrent`` defaults to the CPU count (at most 4): calls are CPU-bound, and more of them at once only
     slows the live ingest that shares the process. It bounds both the calls running and their statements (the read
     store has that many connections).
+
+    ``header_timeout_seconds`` closes a connection that has not completed a request's headers in time;
+    ``max_unauthenticated_connections`` caps, per listener, the TCP connections that have not yet shown the secret
+    (``moraine.access.connections``).
     """
 
     port: int = 0
@@ -26,6 +39,8 @@ class DaemonSettings:
     max_queued: int = 32
     start_timeout_seconds: float = 60.0
     idle_exit_seconds: float = 300.0
+    header_timeout_seconds: float = HEADER_SECONDS
+    max_unauthenticated_connections: int = MAX_UNPROVEN
 
 
 def daemon_settings(config: Config) -> DaemonSettings:
@@ -45,4 +60,14 @@ def daemon_settings(config: Config) -> DaemonSettings:
             raw, "daemon.start_timeout_seconds", defaults.start_timeout_seconds
         ),
         idle_exit_seconds=reader.number(raw, "daemon.idle_exit_seconds", defaults.idle_exit_seconds),
+        header_timeout_seconds=reader.number(
+            raw, "daemon.header_timeout_seconds", defaults.header_timeout_seconds
+        ),
+        max_unauthenticated_connections=reader.integer(
+            raw,
+            "daemon.max_unauthenticated_connections",
+            defaults.max_unauthenticated_connections,
+            1,
+            100_000,
+        ),
     )

@@ -1,4 +1,8 @@
-"""Print a transcript as Markdown: the conversation as paragraphs, everything else in collapsed ``<details>``."""
+"""Print a transcript as Markdown: the conversation as paragraphs, everything else in collapsed ``<details>``.
+
+Markdown renders raw HTML, so text from the store (messages, titles, headings) is HTML-escaped (``<script>``
+becomes ``&lt;script&gt;``, shown as written); folded content sits in code fences, where nothing is interpreted.
+"""
 
 from __future__ import annotations
 
@@ -24,17 +28,18 @@ def _event(event: TranscriptEvent) -> str:
     heading = event_heading(event)
     text = event.content.text.rstrip("\n")
     if is_folded(event):
-        return f"<details>\n<summary>{_escape_summary(heading)}</summary>\n\n{_fenced(text)}\n\n</details>"
-    return f"**{heading}**\n\n{text}"
+        return f"<details>\n<summary>{_escape(heading)}</summary>\n\n{_fenced(text)}\n\n</details>"
+    return f"**{_escape(heading)}**\n\n{_escape(text)}"
 
 
-def _escape_summary(text: str) -> str:
+def _escape(text: str) -> str:
+    """Return ``text`` with the characters that start HTML markup or entities escaped."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def render_markdown(transcript: Transcript) -> str:
     """Return ``transcript`` as a Markdown document."""
-    lines = [f"# {transcript_heading(transcript)}", ""]
+    lines = [f"# {_escape(transcript_heading(transcript))}", ""]
     lines.append(f"- Session: `{transcript.session_id}`")
     lines.append(f"- Harness: {transcript.harness} (source {transcript.source})")
     lines.append(

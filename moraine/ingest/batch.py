@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -210,6 +210,17 @@ class Batch:
                 stat[2] += total
         self.event_count += other.event_count
         self.text_chars += other.text_chars
+
+    def drop_sessions(self, keys: Collection[int]) -> None:
+        """Drop every row of the sessions ``keys`` (forgotten on purpose: ``moraine forget``)."""
+        if not keys:
+            return
+        self.events = [row for row in self.events if row[0] not in keys]  # session_key leads EVENT_COLUMNS
+        self.event_count = len(self.events)
+        self.postings = [row for row in self.postings if row[2] not in keys]  # after terms and tfs
+        self.touches = [touch for touch in self.touches if touch.get("session_key") not in keys]
+        self.turns = {k: turn for k, turn in self.turns.items() if k[0] not in keys}
+        self.sessions = {key: value for key, value in self.sessions.items() if key not in keys}
 
     def freeze(self) -> None:
         """Build the turn and session rows now: the states keep changing while this batch is being written."""

@@ -31,6 +31,7 @@ from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
 from moraine.ingest.chunk import rekey
 from moraine.ingest.discovery import discover, newest_first
+from moraine.ingest.forgetting import FORGOTTEN_MARK, scrub_checkpoint
 from moraine.ingest.identity import FileIdentity, stream_id
 from moraine.ingest.parse import Parser, Tally, alternate_key
 from moraine.ingest.progress import Progress
@@ -42,6 +43,7 @@ from moraine.ingest.worker import Job
 from moraine.ingest.workers import WorkerPool
 from moraine.redact import ruleset
 from moraine.store.client import Store
+from moraine.store.forget import forgotten_keys
 from moraine.store.recovery import delete_stream, delete_stream_tail
 
 __all__ = ["WORKER_MIN_BYTES", "IngestSummary", "Ingestor", "ingest_once", "ingest_paths"]
@@ -264,6 +266,9 @@ class Ingestor:
         except OSError as exc:
             self._parser.error(source.name, str(path), 0, 0, "unreadable", exc.strerror or str(exc))
             return None
+        if committed is not None and committed.state.get(FORGOTTEN_MARK) and not committed.in_flight:
+            self._summary.unchanged += 1  # every session of the file was forgotten: never read it again
+            return None
         saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
         # A SQLite source in WAL mode commits into its -wal file: the database file's stat says nothing then.
         wal_pending = not reader.byte_offsets and Path(f"{path}-wal").exists()
@@ -377,6 +382,10 @@ class Ingestor:
         if not streams and not batch.errors:
             return
         checkpoints = [s.checkpoint(self.redact) for s in streams]
+        forgotten = forgotten_keys(self.store)  # read before every publish: a forget may have just happened
+        if forgotten:
+            batch.drop_sessions(forgotten)
+            checkpoints = [scrub_checkpoint(cp, forgotten) or cp for cp in checkpoints]
         batch.freeze()
         self._parser.batch = Batch()
         self._batch_streams = {}

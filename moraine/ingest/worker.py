@@ -127,5 +127,7 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     # Run the imported module's main, not this __main__ copy: the jobs unpickle as moraine.ingest.worker.Job.
     from moraine.ingest import worker
+    from moraine.private_files import restrict_process
 
+    restrict_process()  # umask 077: anything a worker creates is user-only
     raise SystemExit(worker.main(sys.argv[1:]))

@@ -161,4 +161,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    from moraine.private_files import restrict_process
+
+    restrict_process()  # umask 077: anything the embedder creates (model caches under our home) is user-only
     sys.exit(main(sys.argv[1:]))

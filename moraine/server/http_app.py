@@ -1,8 +1,11 @@
 """HTTP: the facade (POST /v1/tools/<tool> -> the same envelopes; GET /openapi.json) and MCP over streamable HTTP.
 
-A facade answer is the tool's envelope, as over MCP. Its status is 200, or 400 when the body is not JSON or breaks
-the tool's published arguments schema (the envelope is then the ``invalid_request`` or ``unsupported_event_type``
-error), so generic HTTP clients and the OpenAPI document agree on what a bad request is.
+A facade answer is the tool's envelope, as over MCP. Its status is 200, or 4xx for every request error: 400 for a body
+that is not JSON (nested too deep to parse included) or breaks the tool's published arguments schema, 422 for one
+the schema accepts but the tool refuses as a bad request (``invalid_request``, ``invalid_id``,
+``unsupported_event_type``: an end before its start, an ``end_datetime`` of ``0000-00-00T00:00:00Z``). The envelope
+is the body either way, and the OpenAPI document publishes both statuses. A well-formed request for something
+that does not exist (``not_found``) is answered in-band with 200, as over MCP.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ __all__ = ["MCP_PATH", "TOOL_PATH", "build_facade_app", "build_http_app", "facad
 TOOL_PATH = "/v1/tools/{tool}"
 MCP_PATH = "/mcp"
 _BAD_REQUEST = 400  # the body is not JSON or breaks the tool's arguments schema (published in openapi.json)
+_UNPROCESSABLE = 422  # the body matches the schema but the tool refuses it as a bad request (published too)
+_REQUEST_ERRORS = frozenset({"invalid_request", "invalid_id", "unsupported_event_type"})
 
 
 def _openapi_text() -> str:
@@ -43,6 +48,16 @@ def _openapi_text() -> str:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _status(tool: str, arguments: Any, is_error: bool, envelope: dict[str, Any]) -> int:
+    """Return a reply's status: 400 when the body breaks the schema, 422 for another request error, else 200."""
+    if not is_error:
+        return 200
+    if not arguments_conform(tool, arguments):
+        return _BAD_REQUEST
+    error = envelope.get("error")
+    return _UNPROCESSABLE if isinstance(error, dict) and error.get("code") in _REQUEST_ERRORS else 200
 
 
 def facade_routes(service: ToolService) -> list[Route]:
@@ -57,6 +72,11 @@ def facade_routes(service: ToolService) -> list[Route]:
             return JSONResponse(unknown.envelope, status_code=404)
         try:
             arguments: Any = json.loads(await request.body(), parse_constant=_reject_constant)
+        except RecursionError:  # 200,000 nested "[" : a bad request, never a traceback
+            body = error_body(
+                RequestError("request body is nested too deeply to be a tool's arguments"), tool
+            )
+            return JSONResponse(error_envelope(tool, {}, body, [], 0), status_code=_BAD_REQUEST)
         except (ValueError, UnicodeDecodeError) as exc:
             body = error_body(RequestError(f"request body must be a JSON object: {exc}"), tool)
             return JSONResponse(error_envelope(tool, {}, body, [], 0), status_code=_BAD_REQUEST)
@@ -64,8 +84,9 @@ def facade_routes(service: ToolService) -> list[Route]:
         if reply is None:
             return Response(status_code=CLIENT_CLOSED)
         # The envelope is the answer either way; the status also tells HTTP clients their body broke the schema.
-        bad = reply.is_error and not arguments_conform(tool, arguments)
-        return JSONResponse(reply.envelope, status_code=_BAD_REQUEST if bad else 200)
+        return JSONResponse(
+            reply.envelope, status_code=_status(tool, arguments, reply.is_error, reply.envelope)
+        )
 
     async def openapi_document(request: Request) -> Response:
         return Response(openapi, media_type="application/json")

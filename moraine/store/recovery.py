@@ -1,4 +1,11 @@
-"""Row removal for ingest recovery: the unpublished tail of an interrupted batch, or all rows of a rewritten file."""
+"""Row removal for ingest recovery: the unpublished tail of an interrupted batch, or all rows of a rewritten file.
+
+The tail of an interrupted batch was never visible to readers: a lightweight ``DELETE`` (which masks the rows) is
+enough and cheap. A rewritten file is often rewritten to remove something (an agent's own pruning, a secret the user
+scrubbed), so its old rows are removed by mutations (``ALTER TABLE ... DELETE``, waited for) that rewrite the parts
+holding them: a lightweight delete left the scrubbed bytes in the events part on disk for as long as no merge
+touched it. The replaced parts go ``old_parts_lifetime`` (10 s) later, when ClickHouse's cleanup next runs.
+"""
 
 from __future__ import annotations
 
@@ -11,34 +18,49 @@ __all__ = ["delete_sessions_after", "delete_stream", "delete_stream_tail"]
 _BY_STREAM_OFFSET = ("events", "touches", "postings", "doc_stats")
 
 
-def delete_stream_tail(store: Store, stream_id: int, offset: int, source: str, path: str) -> None:
+_MUTATION = {"mutations_sync": 2}
+
+
+def _delete(store: Store, table: str, where: str, params: dict[str, object], rewrite: bool) -> None:
+    """Delete ``table``'s rows matching ``where``: masked (lightweight) or rewritten out of their parts."""
+    if rewrite:
+        store.command(f"ALTER TABLE {store.table(table)} DELETE WHERE {where}", params, settings=_MUTATION)
+    else:
+        store.command(f"DELETE FROM {store.table(table)} WHERE {where}", params)
+
+
+def delete_stream_tail(
+    store: Store, stream_id: int, offset: int, source: str, path: str, rewrite: bool = False
+) -> None:
     """Delete a stream's rows whose source offset is at or after ``offset`` (an interrupted publish)."""
-    params = {"stream": stream_id, "offset": offset}
+    params: dict[str, object] = {"stream": stream_id, "offset": offset}
     for table in _BY_STREAM_OFFSET:
-        store.command(
-            f"DELETE FROM {store.table(table)} WHERE stream_id = {{stream:UInt64}} AND source_offset >= {{offset:UInt64}}",
-            params,
+        _delete(
+            store, table, "stream_id = {stream:UInt64} AND source_offset >= {offset:UInt64}", params, rewrite
         )
-    store.command(
-        f"DELETE FROM {store.table('ingest_errors')} "
-        "WHERE source = {source:String} AND path = {path:String} AND offset >= {offset:UInt64}",
+    _delete(
+        store,
+        "ingest_errors",
+        "source = {source:String} AND path = {path:String} AND offset >= {offset:UInt64}",
         {"source": source, "path": path, "offset": offset},
+        rewrite,
     )
 
 
 def delete_stream(store: Store, stream_id: int, session_keys: Sequence[int], source: str, path: str) -> None:
-    """Delete every row a stream produced: its events and derived rows, and its sessions' turns and sessions."""
-    delete_stream_tail(store, stream_id, 0, source, path)
-    _delete_sessions(store, session_keys)
+    """Delete every row a stream produced, rewriting the parts that held them: its events and derived rows, its
+    sessions' turns and sessions, and its checkpoints (a rewritten file)."""
+    delete_stream_tail(store, stream_id, 0, source, path, rewrite=True)
+    _delete_sessions(store, session_keys, rewrite=True)
+    # Its checkpoints saved the sessions' state (titles, prompts): the stream starts over, its next one replaces them.
+    _delete(store, "checkpoints", "stream_id = {stream:UInt64}", {"stream": stream_id}, rewrite=True)
 
 
-def _delete_sessions(store: Store, session_keys: Sequence[int]) -> None:
+def _delete_sessions(store: Store, session_keys: Sequence[int], rewrite: bool = False) -> None:
     if session_keys:
-        keys = {"keys": list(session_keys)}
+        keys: dict[str, object] = {"keys": list(session_keys)}
         for table in ("turns", "sessions"):
-            store.command(
-                f"DELETE FROM {store.table(table)} WHERE session_key IN {{keys:Array(UInt64)}}", keys
-            )
+            _delete(store, table, "session_key IN {keys:Array(UInt64)}", keys, rewrite)
 
 
 def delete_sessions_after(store: Store, stream_id: int, kept: Mapping[int, int]) -> None:

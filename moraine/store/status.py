@@ -7,6 +7,7 @@ from datetime import datetime
 
 from moraine.semantic.vectorizer import vector_progress
 from moraine.store.client import Store
+from moraine.store.forget import forgotten_count
 
 __all__ = ["IngestErrorRow", "SourceCoverage", "recent_errors", "source_coverage", "table_counts"]
 
@@ -38,6 +39,7 @@ def table_counts(store: Store) -> dict[str, int]:
         counts[table] = int(store.query(f"SELECT count() FROM {store.table(table)}")[0][0])
     for table in ("sessions", "turns", "checkpoints"):
         counts[table] = int(store.query(f"SELECT count() FROM {store.table(table)} FINAL")[0][0])
+    counts["forgotten"] = forgotten_count(store)  # sessions `moraine forget` holds back from every ingest
     progress = vector_progress(store)  # semantic recall: embedded so far, still to embed
     counts["vectors"], counts["vectors_pending"] = progress.vectors, progress.pending
     return counts

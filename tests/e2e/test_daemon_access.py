@@ -1,14 +1,17 @@
 """A real ``moraine serve`` process: loopback TCP answers only holders of the install's secret (and its own pages),
-the Unix socket needs none (``moraine mcp`` keeps working), ``moraine web`` logs a browser in once, and another
+the Unix socket needs none (``moraine mcp`` keeps working), ``moraine web`` logs a browser in once (through a user-only page), and another
 account (``nobody``, when the test runs as root) is refused."""
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import shutil
 import stat
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import anyio
 import httpx2
@@ -84,7 +87,15 @@ def test_moraine_mcp_reaches_the_daemon_over_its_socket_without_the_secret(home:
     assert anyio.run(search) >= 1
 
 
-def test_moraine_web_prints_a_one_time_link_that_logs_a_browser_in(home: DaemonHome) -> None:
+def _login_link(page_url: str) -> str:
+    """Return the one-time link the login page forwards to (its refresh target)."""
+    text = Path(page_url.removeprefix("file://")).read_text(encoding="utf-8")
+    found = re.search(r'content="0;url=([^"]+)"', text)
+    assert found is not None, text
+    return html.unescape(found.group(1))
+
+
+def test_moraine_web_hands_the_browser_a_user_only_page_whose_link_logs_in_once(home: DaemonHome) -> None:
     printed = subprocess.run(
         [str(MORAINE), "web", "--no-open"],
         env=home.env,
@@ -93,17 +104,44 @@ def test_moraine_web_prints_a_one_time_link_that_logs_a_browser_in(home: DaemonH
         timeout=120,
         check=True,
     )
-    link = printed.stdout.strip()
+    page = printed.stdout.strip()
+    assert page.startswith("file://") and "token" not in page and "token" not in printed.stderr
+    page_path = Path(page.removeprefix("file://"))
+    assert stat.S_IMODE(page_path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(page_path.parent.stat().st_mode) == 0o700
+    link = _login_link(page)
     assert link.startswith(_base(home) + "/auth?token=")
     with httpx2.Client(timeout=60, follow_redirects=True) as browser:
-        login = browser.get(link)  # follows the redirect to the page with the cookie it was given
-        assert login.status_code == 200 and "Moraine" in login.text
-        assert [r.status_code for r in login.history] == [303]
+        login = browser.get(link)  # a page that sets the cookie and moves on from the daemon's own origin
+        assert login.status_code == 200 and 'url=/"' in login.text
+        (name,) = [c.name for c in browser.cookies.jar]
+        assert name.startswith(f"moraine_session_{home.state().port}_")  # type: ignore[union-attr]
+        assert "Max-Age=86400" in login.headers["set-cookie"] and "HttpOnly" in login.headers["set-cookie"]
         search = browser.post(
             _base(home) + "/v1/tools/search_sessions", json=QUERY, headers={"Origin": _base(home)}
         )
         assert search.status_code == 200 and search.json()["data"]["result_count"] >= 1
     assert httpx2.get(link, timeout=60).status_code == 401  # spent
+
+
+def test_moraine_web_never_puts_the_ticket_on_the_browsers_command_line(
+    home: DaemonHome, tmp_path: Path
+) -> None:
+    seen = tmp_path / "argv.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {seen}\n')
+    browser.chmod(0o700)
+    subprocess.run(
+        [str(MORAINE), "web"],
+        env={**home.env, "BROWSER": f"{browser} %s", "DISPLAY": ""},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    argv = seen.read_text(encoding="utf-8")
+    assert argv.startswith("file://") and "token" not in argv, argv
+    assert _login_link(argv.strip()).startswith(_base(home) + "/auth?token=")
 
 
 def test_another_account_is_refused_a_search(home: DaemonHome) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from daemon_support import MORAINE, DaemonHome, codex_turn, wait_for
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
 
 UUID = "0196f000-0000-7000-8000-0000000017aa"
 
@@ -221,3 +223,56 @@ def test_ingest_is_refused_while_the_daemon_owns_a_clickhouse_server_store(
     )
     after = _moraine(home, "ingest")
     assert after.returncode == 0, after.stderr
+
+
+class _ModeWatch(FileSystemEventHandler):
+    """Stat every path as soon as inotify reports it created, moved in or changed; keep the modes seen."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+        self.open: dict[str, str] = {}
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        for raw in (event.src_path, getattr(event, "dest_path", "")):
+            path = os.fsdecode(raw)
+            if not path:
+                continue
+            try:
+                mode = os.lstat(path).st_mode
+            except FileNotFoundError:
+                continue
+            self.seen[path] = mode
+            if not stat.S_ISLNK(mode) and stat.S_IMODE(mode) & 0o077:
+                self.open.setdefault(path, oct(stat.S_IMODE(mode)))
+
+
+# watchdog warns (from its own thread) when a directory it is adding a watch to has vanished: chDB's temporary ones
+@pytest.mark.filterwarnings("ignore:.*:RuntimeWarning")
+def test_a_first_start_on_a_fresh_home_never_shows_a_mode_open_to_others() -> None:
+    home = _Home()  # no ~/.moraine yet: `moraine web` creates it and starts the daemon
+    watch = _ModeWatch()
+    observer = Observer()
+    observer.schedule(watch, str(home.root), recursive=True)
+    observer.start()
+    previous = os.umask(0o022)  # a user's usual umask: only our own must keep others out
+    try:
+        started = subprocess.run(
+            [str(MORAINE), "web", "--no-open"],
+            env=home.env,
+            cwd=home.root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert started.returncode == 0, started.stderr
+        wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+    finally:
+        os.umask(previous)
+        observer.stop()
+        observer.join(30)
+        home.cleanup()
+    under = [p for p in watch.seen if p.startswith(str(home.moraine_home))]
+    assert str(home.moraine_home) in watch.seen and len(under) > 20, sorted(under)[:10]
+    for expected in ("logs", "logs/daemon.log", "run", "run/http-secret", "run/web-login.html"):
+        assert str(home.moraine_home / expected) in watch.seen, expected
+    assert {p: m for p, m in watch.open.items() if p.startswith(str(home.moraine_home))} == {}

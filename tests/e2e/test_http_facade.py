@@ -70,7 +70,11 @@ def test_facade_returns_the_same_error_envelope_as_stdio(
 ) -> None:
     name, tool, arguments, code, _ = row
     reply = facade_replies[name]
-    assert reply.status_code == (200 if arguments_conform(tool, arguments) else 400)  # 400: breaks the schema
+    request_error = code in ("invalid_request", "invalid_id", "unsupported_event_type")
+    conform = arguments_conform(
+        tool, arguments
+    )  # 400: breaks the schema; 422: a rule the schema cannot state
+    assert reply.status_code == (400 if not conform else 422 if request_error else 200)
     envelope = reply.json()
     assert envelope["error"]["code"] == code
     stdio = stdio_run.results[name].structured_content
@@ -116,6 +120,37 @@ def test_facade_answers_bad_json_and_unknown_tools_with_error_envelopes(service:
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_request"
     assert nan.status_code == 400 and nan.json()["error"]["code"] == "invalid_request"
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "invalid_request"
+
+
+def test_every_request_error_is_a_4xx_with_the_envelope_even_deep_nesting_and_impossible_dates(
+    service: ToolService, capfd: pytest.CaptureFixture[str]
+) -> None:
+    calls = {
+        "deep": ("search_sessions", b"[" * 200_000),
+        "deep_object": ("open", b'{"id": ' + b"[" * 200_000),
+        "zero_date": (
+            "file_attention",
+            json.dumps({"path": "/tmp/x.py", "end_datetime": "0000-00-00T00:00:00Z"}).encode(),
+        ),
+        "bad_start": ("list_sessions", json.dumps({"start_datetime": "2026-13-45T99:00:00Z"}).encode()),
+        "bad_id": ("open", json.dumps({"id": "session:ses_!!!!"}).encode()),
+    }
+
+    async def run() -> dict[str, httpx2.Response]:
+        transport = httpx2.ASGITransport(app=build_facade_app(service))
+        async with httpx2.AsyncClient(transport=transport, base_url=BASE) as client:
+            return {
+                name: await client.post(f"/v1/tools/{tool}", content=body)
+                for name, (tool, body) in calls.items()
+            }
+
+    answers = anyio.run(run)
+    for name, reply in answers.items():
+        envelope = reply.json()
+        assert reply.status_code == (422 if name in ("zero_date", "bad_id") else 400), (name, envelope)
+        assert envelope["schema_version"] == "moraine.mcp.error.v1", name
+        assert envelope["error"]["code"] in ("invalid_request", "invalid_id"), (name, envelope["error"])
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_mcp_over_streamable_http_lists_tools_and_answers_calls(service: ToolService, tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 import { callTool, PAGE } from "./api.js";
 import { copyButton, count, h, time } from "./dom.js";
+import { forgetButton } from "./forget.js";
 import { previousOf, remember } from "./pages.js";
 import { go, sessionLink, turnLink, viewLink } from "./router.js";
 import { turnRow } from "./rows.js";
@@ -54,7 +55,8 @@ export function sessionView(envelope, signal, cursor) {
           ? h("a", { class: "button", href: sessionLink(traversal.next_session_id), dataset: { key: "next" } }, "Next session →")
           : null,
         searchWithin(session.id, "session", go, viewLink),
-        exportLinks(session.id))),
+        exportLinks(session.id),
+        forgetButton(session.id))),
     warningsBox(envelope.warnings),
     nextHref || cursor ? pager(range, cursor ? previousOf(here, firstHref) : null, nextHref) : null,
     turns.length

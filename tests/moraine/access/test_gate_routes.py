@@ -9,6 +9,7 @@ loopback TCP as uvicorn would present it. A recorder between the gate and the ap
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from tests.asgi_scope import http_scope
 
 from handlers import Deps, Settings, load_handlers
-from moraine.access import MAX_BODY_BYTES, Access, RequestGuard
+from moraine.access import MAX_BODY_BYTES, Access, RequestGuard, cookie_name, session_cookie
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.app import build_daemon_app
@@ -61,6 +62,7 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("GET", "/v1/daemon/attach", None),
     ("GET", "/v1/daemon/status", None),
     ("POST", "/v1/daemon/web-login", {}),
+    ("POST", "/v1/daemon/forget", {"criteria": {"ids": ["session:ses_0000000000001"]}}),
     ("GET", "/no/such/route", None),
 ]
 ROUTE_IDS = [f"{method} {path}" for method, path, _ in ROUTES]
@@ -262,9 +264,12 @@ def test_the_login_link_needs_no_secret_but_the_host_and_origin_checks_still_app
     assert _refused(daemon, "GET", f"/auth?token={ticket}", {"host": "evil.example:8765"}, None) == 421
     assert _refused(daemon, "GET", f"/auth?token={ticket}", {"origin": "http://evil.example"}, None) == 403
     login = daemon.send("GET", f"/auth?token={ticket}", {})
-    assert login.status_code == 303 and login.headers["location"] == "/"
+    # a page that moves on to / from the daemon's own origin (a redirect would stay cross-site from file://)
+    assert login.status_code == 200 and 'content="0;url=/"' in login.text
+    assert login.headers["cache-control"] == "no-store"
     cookie = login.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
+    assert cookie.startswith(cookie_name(daemon.secret, PORT) + "=")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
     assert daemon.secret not in cookie
     assert daemon.send("GET", f"/auth?token={ticket}", {}).status_code == 401  # single use
     session = cookie.split(";", 1)[0]
@@ -302,3 +307,16 @@ def test_the_unix_socket_needs_no_secret_but_keeps_the_body_rules(daemon: Daemon
 def test_the_secret_file_is_user_only(daemon: Daemon) -> None:
     path: Path = daemon.access.secret.path
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_browser_session_cookie_in_use_is_renewed_and_a_stale_one_refused(daemon: Daemon) -> None:
+    now = time.time()
+    recent = session_cookie(daemon.secret, PORT, now - 600).split(";", 1)[0]
+    stale = session_cookie(daemon.secret, PORT, now - 2 * 86400).split(";", 1)[0]
+    answered = daemon.send("GET", "/v1/daemon/health", {"cookie": recent})
+    assert answered.status_code == 200
+    renewed = answered.headers["set-cookie"]
+    assert renewed.startswith(cookie_name(daemon.secret, PORT) + "=") and "Max-Age=86400" in renewed
+    assert daemon.send("GET", "/v1/daemon/health", {"cookie": stale}).status_code == 401
+    fresh = daemon.send("GET", "/v1/daemon/health", {"cookie": renewed.split(";", 1)[0]})
+    assert fresh.status_code == 200 and "set-cookie" not in fresh.headers

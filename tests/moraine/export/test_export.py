@@ -10,6 +10,7 @@ copy is ingested through the real pipeline (which redacts); the exporter then wa
 from __future__ import annotations
 
 import os
+import json
 import re
 import shutil
 from pathlib import Path
@@ -23,7 +24,7 @@ from starlette.applications import Starlette
 from handlers import Deps, Settings, load_handlers
 from moraine.export.document import export_document
 from moraine.export.walk import ExportError
-from moraine.ids import session_id
+from moraine.ids import session_id, session_key
 from moraine.server.service import ToolService
 from moraine.store.client import Store
 from moraine.web.export import export_route
@@ -115,6 +116,41 @@ def test_text_that_looks_like_markup_is_escaped_in_html(service: ToolService) ->
         "h3",
         "div",
     }
+
+
+MARKUP = 'Run <script>alert("x")</script> & <img src=x onerror="steal()"> now'
+
+
+def test_text_that_looks_like_markup_is_escaped_in_markdown(
+    service: ToolService, ingest_into_store: Any, tmp_path: Path
+) -> None:
+    uuid = "0196a000-0000-7000-8000-0000000000ee"
+    trace = tmp_path / "codex" / f"rollout-2026-04-29T21-00-00-{uuid}.jsonl"
+    trace.parent.mkdir()
+    records = [
+        {
+            "timestamp": "2026-04-29T21:00:00.000Z",
+            "type": "session_meta",
+            "payload": {"id": uuid, "cwd": "/w"},
+        },
+        {
+            "timestamp": "2026-04-29T21:00:01.000Z",
+            "type": "event_msg",
+            "payload": {"type": "user_message", "message": MARKUP},
+        },
+        {
+            "timestamp": "2026-04-29T21:00:02.000Z",
+            "type": "event_msg",
+            "payload": {"type": "agent_message", "message": "<b>done</b>"},
+        },
+    ]
+    trace.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert ingest_into_store([trace], source="codex", harness="codex").events >= 2
+    document = _export(service, session_id(session_key("codex", uuid)), "md")
+    assert '&lt;script&gt;alert("x")&lt;/script&gt; &amp; &lt;img' in document
+    assert "&lt;b&gt;done&lt;/b&gt;" in document
+    # Every tag in the document is one the renderer writes; transcript text never adds one.
+    assert set(re.findall(r"<([a-z0-9]+)[\s>]", document)) <= {"details", "summary"}
 
 
 @pytest.mark.parametrize(
