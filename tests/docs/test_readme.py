@@ -16,9 +16,16 @@ def _commands() -> list[str]:
 def test_the_readme_is_a_guide_under_250_lines_that_names_the_python_it_needs() -> None:
     assert len(README.splitlines()) < 250
     assert "Python 3.11" in README
-    for heading in ("## Using it from your agents", "## From the terminal", "## The web page", "## Configuration"):
+    for heading in (
+        "## Using it from your agents",
+        "## From the terminal",
+        "## The web page",
+        "## Configuration",
+    ):
         assert heading in README
-    assert "Ctrl-C" in README and "systemd" in README  # serve stays in the foreground: how to stop it, run at login
+    assert (
+        "Ctrl-C" in README and "systemd" in README
+    )  # serve stays in the foreground: how to stop it, run at login
 
 
 def test_its_first_command_serves_and_its_second_is_exactly_what_ci_runs() -> None:
