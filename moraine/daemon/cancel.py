@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import anyio
 
-from handlers.deps import Deps
+from moraine.handler_api import Deps
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.errors import StoreError
