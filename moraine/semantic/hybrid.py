@@ -27,8 +27,9 @@ from moraine.semantic.context import in_context
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.fusion import Candidate, fuse
 from moraine.semantic.vectorizer import VECTOR_TYPES
-from moraine.semantic.vectors import NEIGHBOURHOOD, buckets_around, nearest, similarities_in
+from moraine.store.reads.vectors import NEIGHBOURHOOD, buckets_around, nearest, similarities_in
 from moraine.store.client import Store
+from moraine.store.reads.events import event_types
 from moraine.store.reads.search import SearchQuery
 
 __all__ = [
@@ -152,7 +153,11 @@ class Fuser:
         """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
         future, self._vector_side = self._vector_side, None
         side = future.result() if future is not None else self._vector_candidates(store, query)
-        kinds = _types_of(store, lexical) if set(query.types) - set(VECTOR_TYPES) else {}
+        kinds = (
+            event_types(store, [(r[0], r[1]) for r in lexical])
+            if set(query.types) - set(VECTOR_TYPES)
+            else {}
+        )
         candidates = [
             Candidate(key, seq, score, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
             for key, seq, score in lexical
@@ -185,17 +190,6 @@ class _VectorSide:
         if missing:
             self.similarities.update(similarities_in(store, self.vector, missing))
             self._buckets |= missing
-
-
-def _types_of(store: Store, refs: Sequence[tuple[int, int, float]]) -> dict[tuple[int, int], str]:
-    if not refs:
-        return {}
-    rows = store.query(
-        f"SELECT session_key, seq, type FROM {store.table('events')} "
-        "WHERE (session_key, seq) IN (SELECT arrayJoin(arrayZip({keys:Array(UInt64)}, {seqs:Array(UInt32)})))",
-        {"keys": [r[0] for r in refs], "seqs": [r[1] for r in refs]},
-    )
-    return {(int(k), int(s)): str(t) for k, s, t in rows}
 
 
 class Hybrid:
