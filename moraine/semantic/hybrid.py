@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from moraine.ranking import CONTEXT_LEXICAL, CONTEXT_WEIGHT, FUSION_DEPTH, FUSION_MIN_WORDS, VECTOR_WEIGHT
 from moraine.errors import ConfigError
 from moraine.scope.floor import floor_condition
 from moraine.semantic.context import in_context
@@ -43,9 +44,6 @@ __all__ = [
     "settings_from",
 ]
 
-# Lexical candidates whose similarity in context is read (the rest keep only their lexical score on the vector side
-# unless they are among the nearest): on LoCoMo's dev half 10 gave MRR 0.852 against 0.853 for all 51.
-_CONTEXT_LEXICAL = 10
 _EMBEDDING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="moraine-query-embed")
 _WORD = re.compile(r"^[^\W\d_]+$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -56,10 +54,10 @@ _EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
 class SemanticSettings:
     enabled: bool = True
     threads: int = 1
-    vector_weight: float = 0.5
-    depth: int = 50
-    min_words: int = 2
-    context: float = 0.3
+    vector_weight: float = VECTOR_WEIGHT
+    depth: int = FUSION_DEPTH
+    min_words: int = FUSION_MIN_WORDS
+    context: float = CONTEXT_WEIGHT
 
 
 def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
@@ -166,7 +164,7 @@ class Fuser:
         if self.hybrid.settings.context > 0:
             # Over the nearest vectors (their neighbourhoods were read beside BM25) and the best vectorized lexical
             # candidates (theirs are read now, after BM25: few, since each read costs granules of vectors).
-            best_lexical = [(c.key, c.seq) for c in candidates if c.vectorized][:_CONTEXT_LEXICAL]
+            best_lexical = [(c.key, c.seq) for c in candidates if c.vectorized][:CONTEXT_LEXICAL]
             refs = {(key, seq) for key, seq, _ in vector} | set(best_lexical)
             side.read_around(store, best_lexical)
             scored = in_context(refs, side.similarities, self.hybrid.settings.context, NEIGHBOURHOOD)
