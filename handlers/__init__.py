@@ -1,5 +1,8 @@
 """The tool handlers: one module per tool (module name = tool name), registered here from the generated contract.
 
+``load_handlers`` is registered under the ``moraine.tool_handlers`` entry-point group (pyproject.toml), where the
+server finds it (``moraine.handler_api.load_handler_table``): this package imports ``moraine``, never the reverse.
+
 Each handler module defines ``handle(request: <generated request model>, deps: Deps) -> Outcome``: a plain function
 of a validated, canonical request and its dependencies. It raises ``moraine.errors`` exceptions for failures.
 """
@@ -7,28 +10,11 @@ of a validated, canonical request and its dependencies. It raises ``moraine.erro
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel
 
 from generated.tools import TOOLS
-from handlers.base import Outcome
-from handlers.deps import Deps, Settings
+from moraine.handler_api import Deps, Handler, HandlerEntry, Outcome, Settings
 
 __all__ = ["Deps", "Handler", "HandlerEntry", "Outcome", "Settings", "load_handlers"]
-
-Handler = Callable[[Any, Deps], Outcome]
-
-
-@dataclass(frozen=True, slots=True)
-class HandlerEntry:
-    """A tool's canonical request model, its data model and the function that answers it."""
-
-    request_model: type[BaseModel]
-    data_model: type[BaseModel]
-    handle: Handler
 
 
 def load_handlers() -> dict[str, HandlerEntry]:

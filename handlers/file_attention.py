@@ -7,8 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from generated.models import FileAttentionData, FileAttentionRequest
-from handlers.base import Outcome
-from handlers.deps import Deps
+from moraine.handler_api import Deps, Outcome
 from moraine.attention.lookup import QueryPath, launch_project, reduce_path
 from moraine.attention.project import ProjectResolver
 from moraine.errors import RequestError

@@ -7,8 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from generated.models import ListSessionsData, ListSessionsRequest
-from handlers.base import Outcome
-from handlers.deps import Deps
+from moraine.handler_api import Deps, Outcome
 from moraine.errors import RequestError
 from moraine.ids import session_id
 from moraine.scope.floor import ProjectFloor

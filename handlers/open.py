@@ -8,8 +8,7 @@ from functools import partial
 from typing import Any
 
 from generated.models import OpenData, OpenRequest
-from handlers.base import Outcome
-from handlers.deps import Deps
+from moraine.handler_api import Deps, Outcome
 from handlers.shapes import (
     event_content,
     event_summary,

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from generated.models import SearchSessionsData, SearchSessionsRequest
-from handlers.base import Outcome
-from handlers.deps import Deps
+from moraine.handler_api import Deps, Outcome
 from handlers.shapes import session_ref
 from moraine import ids
 from moraine.errors import InvalidIdError, NotFoundError, RequestError

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from moraine.ranking import BM25_B, BM25_K1
 from moraine.errors import ConfigError
 from moraine.harnesses.declaration import Location
 from moraine.harnesses.registry import harnesses
@@ -107,8 +108,8 @@ class Config:
     database: str = "moraine"
     sources: tuple[SourceConfig, ...] = ()
     max_results: int = 50
-    bm25_k1: float = 1.2
-    bm25_b: float = 0.75
+    bm25_k1: float = BM25_K1
+    bm25_b: float = BM25_B
     redact: bool = True
     extra: dict[str, object] = field(default_factory=dict)
     batch_size: int = 5000
@@ -148,6 +149,8 @@ def default_sources(platform: str | None = None) -> tuple[SourceConfig, ...]:
 
 def _registered_source(name: str, location: Location, platform: str) -> SourceConfig | None:
     """Return a registered harness's location as a source on ``platform``, or None when it has none there."""
+    glob: str | None
+    root: str | None
     if platform == "darwin" and location.macos_glob:
         glob, root = location.macos_glob, location.macos_watch_root
     elif platform == "win32":
@@ -218,8 +221,8 @@ def _build(data: dict[str, Any], home: Path, file: Path | None) -> Config:
         database=database,
         sources=_sources(data.get("sources", []), reader),
         max_results=reader.integer(search, "search.max_results", 50, minimum=1),
-        bm25_k1=reader.number(search, "search.bm25_k1", 1.2),
-        bm25_b=reader.number(search, "search.bm25_b", 0.75),
+        bm25_k1=reader.number(search, "search.bm25_k1", BM25_K1),
+        bm25_b=reader.number(search, "search.bm25_b", BM25_B),
         redact=reader.boolean(data, "redact", True),
         extra=extra,
         batch_size=reader.integer(ingest, "ingest.batch_size", 5000, minimum=1),

@@ -24,5 +24,6 @@ def resume_command(harness: str, native_id: str | None, cwd: str | None = None) 
     if resume is None or not native_id or not native_id.strip() or ":" in native_id:
         return None
     command = shlex.join([*resume.words, native_id.strip()])
-    in_cwd = resume.in_cwd and cwd and cwd.strip()
-    return f"cd {shlex.quote(cwd)} && {command}" if in_cwd else command
+    if resume.in_cwd and cwd and cwd.strip():
+        return f"cd {shlex.quote(cwd)} && {command}"
+    return command

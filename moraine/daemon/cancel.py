@@ -19,27 +19,21 @@ from collections.abc import Callable
 
 import anyio
 
-from handlers.deps import Deps
+from moraine.handler_api import Deps
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.errors import StoreError
 from moraine.server.service import ToolReply
 from moraine.store.client import Store
-from moraine.store.querytag import MARKER_PREFIX, QueryTag, current_tag
+from moraine.store.kill import kill_tagged
+from moraine.store.querytag import QueryTag, current_tag
 
-__all__ = ["CancellingRunner", "kill_tagged"]
+__all__ = ["CancellingRunner"]
 
 logger = logging.getLogger("moraine.daemon")
 _KILL_EVERY_SECONDS = 0.25
 _GIVE_UP_SECONDS = 60.0
 _SLOW_CALL_SECONDS = 2.0
-# The marker is passed in two parts so the KILL statement's own text never matches it.
-_KILL_SQL = "KILL QUERY WHERE position(query, concat({prefix:String}, {token:String})) > 0 ASYNC"
-
-
-def kill_tagged(control: Store, tag: QueryTag) -> None:
-    """Ask the store to stop every running statement of ``tag``."""
-    control.command(_KILL_SQL, {"prefix": MARKER_PREFIX, "token": tag.token})
 
 
 class CancellingRunner:

@@ -24,8 +24,8 @@ import uvicorn
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
-from handlers import load_handlers
-from handlers.deps import Deps
+from moraine.handler_api import load_handler_table
+from moraine.handler_api import Deps
 from moraine.access import Access
 from moraine.access.connections import guarded_protocol
 from moraine.config import Config
@@ -238,7 +238,7 @@ class _Daemon:
     ) -> None:
         runner = CancellingRunner(self.admission, control, self.activity)
         deps = Deps(store=reads, settings=settings_from_config(self.config), launch_dir=None)
-        service = ToolService(deps, load_handlers(), runner=runner)
+        service = ToolService(deps, load_handler_table(), runner=runner)
         self.clock.done("tools loaded")
         stopping = anyio.Event()
         access = Access.at(self.paths.http_secret)

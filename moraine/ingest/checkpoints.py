@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from moraine.store.checkpoints import checkpoint_rows
 from moraine.store.client import Store
 from moraine.store.versions import next_version
 
@@ -78,11 +79,7 @@ class Checkpoint:
 
 def load_checkpoints(store: Store, source: str) -> dict[int, Checkpoint]:
     """Return the latest checkpoint of every stream of ``source``."""
-    rows = store.query(
-        f"SELECT stream_id, source, path, file_identity, offset, line_no, state, generation "
-        f"FROM {store.table('checkpoints')} FINAL WHERE source = {{source:String}}",
-        {"source": source},
-    )
+    rows = checkpoint_rows(store, source)
     found: dict[int, Checkpoint] = {}
     for stream, src, path, identity, offset, line_no, state, generation in rows:
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from moraine.errors import MoraineError, StoreError
 from moraine.mirror.settings import Backend
 from moraine.store.client import Store, _migrations
+from moraine.store.mirror import migrated_version
 
 __all__ = ["RemoteSchemaNewer", "open_remote", "our_schema_version"]
 
@@ -28,13 +29,8 @@ def open_remote(backend: Backend) -> Store:
     """
     store = Store(backend.dsn(), backend.database)
     try:
-        tables = store.query(
-            "SELECT count() FROM system.tables WHERE database = {db:String} AND name = 'schema_migrations'",
-            {"db": backend.database},
-        )
-        if tables and int(tables[0][0]):
-            rows = store.query(f"SELECT max(version) FROM {store.table('schema_migrations')}")
-            remote = int(rows[0][0] or 0) if rows else 0
+        remote = migrated_version(store, backend.database)
+        if remote is not None:
             ours = our_schema_version()
             if remote > ours:
                 raise RemoteSchemaNewer(

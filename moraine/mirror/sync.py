@@ -18,7 +18,6 @@ from typing import Any
 from moraine.errors import ConfigError, StoreError
 from moraine.attention.extract import TOUCH_COLUMNS
 from moraine.ingest.batch import DOC_STATS_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS
-from moraine.store.versions import next_version
 from moraine.ingest.rows import EVENT_COLUMNS
 from moraine.mirror.remote import open_remote
 from moraine.mirror.routing import Router
@@ -26,6 +25,17 @@ from moraine.mirror.settings import MirrorSettings
 from moraine.redact import redact_text
 from moraine.search.tokenize import tokenize
 from moraine.store.client import Store
+from moraine.store.mirror import (
+    StoredSession,
+    delete_doc_stats_from,
+    delete_session,
+    delete_session_past,
+    local_sessions,
+    latest_rows,
+    record_watermark,
+    rows_past,
+    watermarks,
+)
 
 __all__ = ["BackendReport", "MirrorReport", "mirror_once"]
 
@@ -57,15 +67,6 @@ class MirrorReport:
     backends: dict[str, BackendReport] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class _Session:
-    key: int
-    cwd: str | None
-    generation: int
-    last_seq: int
-    stream_id: int
-
-
 def _redacted(row: dict[str, Any], columns: Sequence[str]) -> None:
     for name in columns:
         value = row.get(name)
@@ -73,49 +74,18 @@ def _redacted(row: dict[str, Any], columns: Sequence[str]) -> None:
             row[name] = redact_text(value)
 
 
-def _select(
-    store: Store, table: str, columns: Sequence[str], where: str, params: dict[str, Any]
-) -> list[dict[str, Any]]:
-    rows = store.query(f"SELECT {', '.join(columns)} FROM {store.table(table)} {where}", params)
-    return [dict(zip(columns, row, strict=True)) for row in rows]
-
-
 def _insert(remote: Store, table: str, rows: list[dict[str, Any]], columns: Sequence[str]) -> None:
     if rows:
         remote.insert(table, [[row[c] for c in columns] for row in rows], columns)
 
 
-def _local_sessions(store: Store) -> list[_Session]:
-    """Return every stored session (its events are seq 1..event_count, so no events scan is needed)."""
-    rows = store.query(
-        f"SELECT session_key, cwd, generation, stream_id, event_count FROM {store.table('sessions')} FINAL"
-    )
-    return [_Session(int(r[0]), r[1], int(r[2]), int(r[4]), int(r[3])) for r in rows]
-
-
-def _watermarks(store: Store, backend: str) -> dict[int, tuple[int, int]]:
-    rows = store.query(
-        f"SELECT session_key, generation, seq FROM {store.table('mirror_watermarks')} FINAL "
-        "WHERE backend = {backend:String}",
-        {"backend": backend},
-    )
-    return {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
-
-
-def _copy_session(store: Store, remote: Store, session: _Session, start: int, restart: bool) -> int:
+def _copy_session(store: Store, remote: Store, session: StoredSession, start: int, restart: bool) -> int:
     """Copy one session's rows past ``start`` (everything when ``restart``); return the events copied."""
-    key = {"key": session.key, "start": start}
     if restart:
-        for table in (*_SEQ_TABLES, "turns", "sessions"):
-            remote.command(f"DELETE FROM {remote.table(table)} WHERE session_key = {{key:UInt64}}", key)
+        delete_session(remote, (*_SEQ_TABLES, "turns", "sessions"), session.key)
     else:
-        for table in _SEQ_TABLES:
-            remote.command(
-                f"DELETE FROM {remote.table(table)} WHERE session_key = {{key:UInt64}} AND seq > {{start:UInt32}}",
-                key,
-            )
-    past = "WHERE session_key = {key:UInt64} AND seq > {start:UInt32}"
-    events = _select(store, "events", EVENT_COLUMNS, past + " ORDER BY seq", key)
+        delete_session_past(remote, _SEQ_TABLES, session.key, start)
+    events = rows_past(store, "events", EVENT_COLUMNS, session.key, start, by_seq=True)
     changed: dict[int, set[str]] = {}
     for event in events:
         before = (event["text"], event["arguments"])
@@ -123,21 +93,21 @@ def _copy_session(store: Store, remote: Store, session: _Session, start: int, re
         if (event["text"], event["arguments"]) != before:
             changed[event["seq"]] = set(tokenize(f"{event['text']}\n{event['arguments'] or ''}"))
     _insert(remote, "events", events, EVENT_COLUMNS)
-    touches = _select(store, "touches", TOUCH_COLUMNS, past, key)
+    touches = rows_past(store, "touches", TOUCH_COLUMNS, session.key, start)
     for touch in touches:
         _redacted(touch, _TOUCH_REDACT)
     _insert(remote, "touches", touches, TOUCH_COLUMNS)
-    turns = _select(store, "turns", TURN_COLUMNS, "FINAL WHERE session_key = {key:UInt64}", key)
+    turns = latest_rows(store, "turns", TURN_COLUMNS, session.key)
     for turn in turns:
         _redacted(turn, _TURN_REDACT)
     _insert(remote, "turns", turns, TURN_COLUMNS)
-    sessions = _select(store, "sessions", SESSION_COLUMNS, "FINAL WHERE session_key = {key:UInt64}", key)
+    sessions = latest_rows(store, "sessions", SESSION_COLUMNS, session.key)
     for row in sessions:
         _redacted(row, _SESSION_REDACT)
     _insert(remote, "sessions", sessions, SESSION_COLUMNS)
     postings = [
         p
-        for p in _select(store, "postings", POSTING_COLUMNS, past, key)
+        for p in rows_past(store, "postings", POSTING_COLUMNS, session.key, start)
         if p["seq"] not in changed or p["term"] in changed[p["seq"]]  # no term of a redacted secret
     ]
     _insert(remote, "postings", postings, POSTING_COLUMNS)
@@ -145,17 +115,13 @@ def _copy_session(store: Store, remote: Store, session: _Session, start: int, re
     return len(events)
 
 
-def _copy_doc_stats(remote: Store, session: _Session, events: list[dict[str, Any]]) -> None:
+def _copy_doc_stats(remote: Store, session: StoredSession, events: list[dict[str, Any]]) -> None:
     """Add the copied documents to the backend's corpus statistics (one row per type, keyed at the first offset)."""
     searchable = [e for e in events if e["doc_len"]]
     if not searchable:
         return
     offset = min(int(e["source_offset"]) for e in searchable)
-    remote.command(
-        f"DELETE FROM {remote.table('doc_stats')} WHERE stream_id = {{stream:UInt64}} "
-        "AND source_offset >= {offset:UInt64}",
-        {"stream": session.stream_id, "offset": offset},
-    )
+    delete_doc_stats_from(remote, session.stream_id, offset)
     by_type: dict[str, list[int]] = {}
     for event in searchable:
         stat = by_type.setdefault(event["type"], [0, 0])
@@ -166,10 +132,10 @@ def _copy_doc_stats(remote: Store, session: _Session, events: list[dict[str, Any
 
 
 def _mirror_backend(
-    store: Store, settings: MirrorSettings, name: str, routed: list[_Session]
+    store: Store, settings: MirrorSettings, name: str, routed: list[StoredSession]
 ) -> BackendReport:
     report = BackendReport()
-    marks = _watermarks(store, name)
+    marks = watermarks(store, name)
     todo = [s for s in routed if marks.get(s.key) != (s.generation, s.last_seq)]
     report.pending = len(todo)
     if not todo:
@@ -184,11 +150,7 @@ def _mirror_backend(
             generation, seq = marks.get(session.key, (session.generation, 0))
             restart = generation != session.generation or session.key not in marks
             copied = _copy_session(store, remote, session, 0 if restart else seq, restart)
-            store.insert(
-                "mirror_watermarks",
-                [[name, session.key, session.generation, session.last_seq, next_version()]],
-                ("backend", "session_key", "generation", "seq", "version"),
-            )
+            record_watermark(store, name, session)
             report.sessions += 1
             report.events += copied
             report.pending -= 1
@@ -205,8 +167,8 @@ def mirror_once(store: Store, settings: MirrorSettings, router: Router | None = 
     if not settings.backends:
         return report
     route = router or Router(settings)
-    by_backend: dict[str, list[_Session]] = {name: [] for name in settings.backends}
-    for session in _local_sessions(store):
+    by_backend: dict[str, list[StoredSession]] = {name: [] for name in settings.backends}
+    for session in local_sessions(store):
         name = route.backend_for(session.cwd)
         if name is not None:
             by_backend[name].append(session)

@@ -13,6 +13,7 @@ from moraine.ingest.batch import SESSION_COLUMNS
 from moraine.store.versions import next_version
 from moraine.scope.projects import session_project
 from moraine.store.client import Store
+from moraine.store.projects import sessions_without_project
 
 __all__ = ["backfill_projects"]
 
@@ -24,10 +25,7 @@ _VERSION = SESSION_COLUMNS.index("version")
 
 def backfill_projects(store: Store, resolver: ProjectResolver | None = None) -> int:
     """Set the project of every session that has a working directory but no project; return how many were set."""
-    rows = store.query(
-        f"SELECT {', '.join(SESSION_COLUMNS)} FROM {store.table('sessions')} FINAL "
-        "WHERE project_id IS NULL AND cwd IS NOT NULL"
-    )
+    rows = sessions_without_project(store, SESSION_COLUMNS)
     updated = []
     for row in rows:
         project = session_project(row[_CWD], resolver)

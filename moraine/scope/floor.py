@@ -16,6 +16,7 @@ from moraine.attention.project import ProjectResolver, normalize_abs
 from moraine.errors import ConfigError
 from moraine.scope.projects import shared_resolver
 from moraine.store.client import Store
+from moraine.store.reads.floor import project_condition, session_in_project
 
 __all__ = ["ProjectFloor", "floor_condition", "in_floor", "resolve_floor"]
 
@@ -71,20 +72,11 @@ def floor_condition(
     store: Store, floor: ProjectFloor, column: str = "session_key"
 ) -> tuple[str, dict[str, Any]]:
     """Return a SQL condition (and its parameters) keeping rows whose ``column`` is a session inside the floor."""
-    condition = (
-        f"{column} IN (SELECT session_key FROM {store.table('sessions')} FINAL "
-        "WHERE project_id = {floor_project:String})"
-    )
-    return condition, {"floor_project": floor.project_id}
+    return project_condition(store, floor.project_id, column)
 
 
 def in_floor(store: Store, floor: ProjectFloor | None, key: int) -> bool:
     """Return whether the session with this key is visible under ``floor`` (always, without a floor)."""
     if floor is None:
         return True
-    rows = store.query(
-        f"SELECT 1 FROM {store.table('sessions')} FINAL "
-        "WHERE session_key = {key:UInt64} AND project_id = {floor_project:String} LIMIT 1",
-        {"key": key, "floor_project": floor.project_id},
-    )
-    return bool(rows)
+    return session_in_project(store, key, floor.project_id)

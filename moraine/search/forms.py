@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type information
+import Stemmer  # no type information: see [tool.mypy] in pyproject.toml
 
 __all__ = ["word_forms", "related_forms"]
 

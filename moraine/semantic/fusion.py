@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from moraine.ranking import FUSION_TIE
+
 __all__ = ["Candidate", "fuse"]
 
-_TIE = 1e-6
+_TIE = FUSION_TIE
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,14 +26,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from moraine.ranking import (
+    CONTEXT_LEXICAL,
+    CONTEXT_WEIGHT,
+    FUSION_DEPTH,
+    FUSION_MIN_WORDS,
+    MEANING_FLOOR,
+    VECTOR_WEIGHT,
+)
 from moraine.errors import ConfigError
 from moraine.scope.floor import floor_condition
 from moraine.semantic.context import in_context
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.fusion import Candidate, fuse
 from moraine.semantic.vectorizer import VECTOR_TYPES
-from moraine.semantic.vectors import NEIGHBOURHOOD, buckets_around, nearest, similarities_in
+from moraine.store.reads.vectors import NEIGHBOURHOOD, buckets_around, nearest, similarities_in
 from moraine.store.client import Store
+from moraine.store.reads.events import event_types
 from moraine.store.reads.search import SearchQuery
 
 __all__ = [
@@ -47,9 +56,6 @@ __all__ = [
     "settings_from",
 ]
 
-# Lexical candidates whose similarity in context is read (the rest keep only their lexical score on the vector side
-# unless they are among the nearest): on LoCoMo's dev half 10 gave MRR 0.852 against 0.853 for all 51.
-_CONTEXT_LEXICAL = 10
 _EMBEDDING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="moraine-query-embed")
 _WORD = re.compile(r"^[^\W\d_]+$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -60,11 +66,11 @@ _EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
 class SemanticSettings:
     enabled: bool = True
     threads: int = 1
-    vector_weight: float = 0.5
-    depth: int = 50
-    min_words: int = 2
-    context: float = 0.3
-    meaning_floor: float = 0.845
+    vector_weight: float = VECTOR_WEIGHT
+    depth: int = FUSION_DEPTH
+    min_words: int = FUSION_MIN_WORDS
+    context: float = CONTEXT_WEIGHT
+    meaning_floor: float = MEANING_FLOOR
 
 
 def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
@@ -169,7 +175,11 @@ class Fuser:
         """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
         future, self._vector_side = self._vector_side, None
         side = future.result() if future is not None else self._vector_candidates(store, query)
-        kinds = _types_of(store, lexical) if set(query.types) - set(VECTOR_TYPES) else {}
+        kinds = (
+            event_types(store, [(r[0], r[1]) for r in lexical])
+            if set(query.types) - set(VECTOR_TYPES)
+            else {}
+        )
         candidates = [
             Candidate(key, seq, score, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
             for key, seq, score in lexical
@@ -178,7 +188,7 @@ class Fuser:
         if self.hybrid.settings.context > 0:
             # Over the nearest vectors (their neighbourhoods were read beside BM25) and the best vectorized lexical
             # candidates (theirs are read now, after BM25: few, since each read costs granules of vectors).
-            best_lexical = [(c.key, c.seq) for c in candidates if c.vectorized][:_CONTEXT_LEXICAL]
+            best_lexical = [(c.key, c.seq) for c in candidates if c.vectorized][:CONTEXT_LEXICAL]
             refs = {(key, seq) for key, seq, _ in vector} | set(best_lexical)
             side.read_around(store, best_lexical)
             scored = in_context(refs, side.similarities, self.hybrid.settings.context, NEIGHBOURHOOD)
@@ -218,17 +228,6 @@ class _VectorSide:
         if missing:
             self.similarities.update(similarities_in(store, self.vector, missing))
             self._buckets |= missing
-
-
-def _types_of(store: Store, refs: Sequence[tuple[int, int, float]]) -> dict[tuple[int, int], str]:
-    if not refs:
-        return {}
-    rows = store.query(
-        f"SELECT session_key, seq, type FROM {store.table('events')} "
-        "WHERE (session_key, seq) IN (SELECT arrayJoin(arrayZip({keys:Array(UInt64)}, {seqs:Array(UInt32)})))",
-        {"keys": [r[0] for r in refs], "seqs": [r[1] for r in refs]},
-    )
-    return {(int(k), int(s)): str(t) for k, s, t in rows}
 
 
 class Hybrid:

@@ -13,33 +13,27 @@ import logging
 import os
 import sys
 import threading
-
 from dataclasses import dataclass
-from typing import Any
 
 from moraine.semantic.embedder import Embedder
 from moraine.store.client import Store
-from moraine.store.versions import next_version
+from moraine.store.vectorizing import (
+    VECTOR_TYPES,
+    EmbedRow,
+    VectorProgress,
+    delete_stream_vectors,
+    events_at_offset,
+    events_to_embed,
+    insert_vectors,
+    mark_stream,
+    session_filters,
+    stream_marks,
+    vector_progress,
+)
 
 __all__ = ["VECTOR_TYPES", "BackgroundVectorizer", "VectorProgress", "vector_progress", "vectorize_pending"]
 
 logger = logging.getLogger("moraine.semantic")
-
-VECTOR_TYPES = ("user_input", "assistant_response")
-_VECTOR_COLUMNS = [
-    "session_key", "seq", "turn_seq", "type", "harness", "source", "timestamp", "model", "vector", "stream_id",
-    "source_offset",
-]  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class VectorProgress:
-    vectors: int
-    eligible: int  # user_input / assistant_response events with text
-
-    @property
-    def pending(self) -> int:
-        return max(0, self.eligible - self.vectors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,71 +47,29 @@ class _Pending:
 def _pending_streams(store: Store) -> list[_Pending]:
     """Streams with published events that have no vectors yet, newest first (by their sessions' last activity),
     so recent history is hybrid-ranked soonest; within a stream, events go in file order (the watermark)."""
-    rows = store.query(
-        f"SELECT c.stream_id, c.generation, c.offset, m.generation, m.offset, m.stream_id != 0 "
-        f"FROM (SELECT stream_id, generation, offset FROM {store.table('checkpoints')} FINAL) AS c "
-        f"LEFT JOIN (SELECT stream_id, generation, offset FROM {store.table('vector_marks')} FINAL) AS m "
-        "ON c.stream_id = m.stream_id "
-        f"LEFT JOIN (SELECT stream_id, max(updated_at) AS newest FROM {store.table('sessions')} FINAL "
-        "GROUP BY stream_id) AS s ON c.stream_id = s.stream_id "
-        "ORDER BY s.newest DESC NULLS LAST, c.stream_id"
-    )
     out = []
-    for stream, generation, offset, m_generation, m_offset, marked in rows:
-        if marked and int(m_generation) != int(generation):
-            store.command(
-                f"DELETE FROM {store.table('vectors')} WHERE stream_id = {{stream:UInt64}}",
-                {"stream": int(stream)},
-            )
+    for mark in stream_marks(store):
+        if mark.marked and mark.mark_generation != mark.generation:
+            delete_stream_vectors(store, mark.stream_id)
             start = 0
         else:
-            start = int(m_offset) if marked else 0
-        if start < int(offset):
-            out.append(_Pending(int(stream), int(generation), start, int(offset)))
+            start = mark.mark_offset if mark.marked else 0
+        if start < mark.offset:
+            out.append(_Pending(mark.stream_id, mark.generation, start, mark.offset))
     return out
 
 
-def _events(store: Store, pending: _Pending, limit: int) -> tuple[list[tuple[Any, ...]], int]:
+def _events(store: Store, pending: _Pending, limit: int) -> tuple[list[EmbedRow], int]:
     """Return the next events of a stream to embed and the watermark to record once they have vectors."""
-    rows = store.query(
-        "SELECT e.session_key, e.seq, e.turn_seq, e.type, e.timestamp, e.text, e.source_offset "
-        f"FROM {store.table('events')} AS e "
-        "WHERE e.stream_id = {stream:UInt64} AND e.source_offset >= {start:UInt64} "
-        "AND e.source_offset < {end:UInt64} AND e.type IN {types:Array(String)} AND e.encrypted = 0 "
-        "AND e.text != '' ORDER BY e.source_offset, e.session_key, e.seq LIMIT {limit:UInt32}",
-        {"stream": pending.stream_id, "start": pending.start, "end": pending.end, "types": list(VECTOR_TYPES),
-         "limit": limit},
-    )  # fmt: skip
+    rows = events_to_embed(store, pending.stream_id, pending.start, pending.end, limit)
     if len(rows) < limit:
-        return list(rows), pending.end
+        return rows, pending.end
     last = int(rows[-1][6])
     head = [r for r in rows if int(r[6]) < last]
     if head:
         return head, last  # events of the last offset come whole in the next call
-    same = store.query(  # one source line holding more than ``limit`` events: take them all
-        "SELECT session_key, seq, turn_seq, type, timestamp, text, source_offset "
-        f"FROM {store.table('events')} WHERE stream_id = {{stream:UInt64}} AND source_offset = {{at:UInt64}} "
-        "AND type IN {types:Array(String)} AND encrypted = 0 AND text != ''",
-        {"stream": pending.stream_id, "at": last, "types": list(VECTOR_TYPES)},
-    )
-    return list(same), last + 1
-
-
-def _session_filters(store: Store, keys: set[int]) -> dict[int, tuple[str, str]]:
-    rows = store.query(
-        f"SELECT session_key, any(harness), any(source) FROM {store.table('sessions')} "
-        "WHERE session_key IN {keys:Array(UInt64)} GROUP BY session_key",
-        {"keys": sorted(keys)},
-    )
-    return {int(k): (str(h), str(s)) for k, h, s in rows}
-
-
-def _mark(store: Store, pending: _Pending, offset: int, model: str) -> None:
-    store.insert(
-        "vector_marks",
-        [[pending.stream_id, pending.generation, offset, model, next_version()]],
-        ["stream_id", "generation", "offset", "model", "version"],
-    )
+    # one source line holding more than ``limit`` events: take them all
+    return events_at_offset(store, pending.stream_id, last), last + 1
 
 
 def vectorize_pending(
@@ -135,7 +87,7 @@ def vectorize_pending(
                 return done
             rows, mark = _events(store, pending, batch)
             if rows:
-                filters = _session_filters(store, {int(r[0]) for r in rows})
+                filters = session_filters(store, {int(r[0]) for r in rows})
                 vectors = embedder.passages([str(r[5]) for r in rows])
                 out = []
                 for row, vector in zip(rows, vectors, strict=True):
@@ -143,24 +95,11 @@ def vectorize_pending(
                     key, seq, turn_seq, type_, ts, _text, offset = row
                     out.append([key, seq, turn_seq, type_, harness, source, ts, embedder.name, vector,
                                 pending.stream_id, offset])  # fmt: skip
-                store.insert("vectors", out, _VECTOR_COLUMNS)
+                insert_vectors(store, out)
                 done += len(rows)
-            _mark(store, pending, mark, embedder.name)
+            mark_stream(store, pending.stream_id, pending.generation, mark, embedder.name)
             pending = _Pending(pending.stream_id, pending.generation, mark, pending.end)
     return done
-
-
-def vector_progress(store: Store) -> VectorProgress:
-    """Return how many eligible events have vectors (for ``moraine status``)."""
-    vectors = int(store.query(f"SELECT uniqExact(session_key, seq) FROM {store.table('vectors')}")[0][0])
-    eligible = int(
-        store.query(
-            f"SELECT count() FROM {store.table('events')} "
-            "WHERE type IN {types:Array(String)} AND encrypted = 0 AND text != ''",
-            {"types": list(VECTOR_TYPES)},
-        )[0][0]
-    )
-    return VectorProgress(vectors, eligible)
 
 
 class BackgroundVectorizer:

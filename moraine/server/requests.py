@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from generated.descriptors import DESCRIPTORS
 from generated.tools import TOOLS
 from generated.validators import VALIDATORS, JsonSchemaValueException
-from handlers.deps import Settings
+from moraine.handler_api import Settings
 from moraine.errors import MoraineError, RequestError
 from moraine.server.canonical import CANONICALIZERS
 from moraine.server.datetimes import parse_datetime

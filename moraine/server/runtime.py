@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from handlers.deps import Deps, Settings
+from moraine.handler_api import Deps, Settings
 from moraine.config import Config
 from moraine.secret_file import ensure_secret_file
 from moraine.store.client import Store

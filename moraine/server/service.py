@@ -14,7 +14,7 @@ import anyio
 
 from generated.tools import ERROR_VALIDATOR, TOOLS
 from generated.validators import VALIDATORS, JsonSchemaValueException
-from handlers import Deps, HandlerEntry
+from moraine.handler_api import Deps, HandlerEntry
 from moraine.errors import MoraineError, RequestError
 from moraine.in_flight import running_call
 from moraine.scope.floor import ProjectFloor

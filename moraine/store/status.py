@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from moraine.semantic.vectorizer import vector_progress
 from moraine.store.client import Store
 from moraine.store.forget import forgotten_count
+from moraine.store.vectorizing import vector_progress
 
 __all__ = ["IngestErrorRow", "SourceCoverage", "recent_errors", "source_coverage", "table_counts"]
 

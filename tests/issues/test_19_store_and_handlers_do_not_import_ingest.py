@@ -6,22 +6,12 @@ import statement of the read side, so a new one reaching into ingest fails here.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from fixtures.imports import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 READ_SIDE = (ROOT / "moraine" / "store", ROOT / "handlers")
-
-
-def _imported_modules(path: Path) -> set[str]:
-    modules: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
-        if isinstance(node, ast.Import):
-            modules.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
-            modules.add(node.module)
-            modules.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return modules
 
 
 def _is_ingest(module: str) -> bool:
@@ -32,7 +22,7 @@ def test_no_module_of_the_store_or_the_handlers_imports_moraine_ingest() -> None
     sources = sorted(path for folder in READ_SIDE for path in folder.rglob("*.py"))
     assert sources, "the read side has no sources: the paths above are wrong"
     offenders = {
-        str(path.relative_to(ROOT)): sorted(m for m in _imported_modules(path) if _is_ingest(m))
+        str(path.relative_to(ROOT)): sorted(m for m in imported_modules(path) if _is_ingest(m))
         for path in sources
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}

@@ -17,7 +17,7 @@ from moraine.search.tokenize import query_terms
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.hybrid import Fuser, Hybrid, SemanticSettings
 from moraine.semantic.vectorizer import VECTOR_TYPES, vectorize_pending
-from moraine.semantic.vectors import nearest
+from moraine.store.reads.vectors import nearest
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
 from tests.fixtures.relevance.corpus import write_corpus

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from handlers.deps import Settings
+from moraine.handler_api import Settings
 from moraine.server.canonical import file_attention, list_sessions, open, search_sessions
 from moraine.server.canonical.base import Canonical
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from handlers.deps import Settings
+from moraine.handler_api import Settings
 from moraine.errors import RequestError
 from moraine.server.canonical.base import Canonical, check_limit
 from moraine.server.datetimes import parse_datetime

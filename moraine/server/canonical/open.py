@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from handlers.deps import Settings
+from moraine.handler_api import Settings
 from moraine import ids
 from moraine.errors import InvalidIdError, RequestError
 from moraine.server.canonical.base import Canonical, check_limit

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -17,6 +18,7 @@ __all__ = [
     "EventHead",
     "EventSummary",
     "event_head",
+    "event_types",
     "EventContext",
     "fetch_event_context",
     "page_events",
@@ -203,3 +205,15 @@ def fetch_event_context(store: Store, key: int, seq: int) -> EventContext | None
         session_harness=harness,
         session_turn_count=int(turn_count),
     )
+
+
+def event_types(store: Store, refs: Sequence[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """Return the type of each (session key, seq) event that exists."""
+    if not refs:
+        return {}
+    rows = store.query(
+        f"SELECT session_key, seq, type FROM {store.table('events')} "
+        "WHERE (session_key, seq) IN (SELECT arrayJoin(arrayZip({keys:Array(UInt64)}, {seqs:Array(UInt32)})))",
+        {"keys": [r[0] for r in refs], "seqs": [r[1] for r in refs]},
+    )
+    return {(int(k), int(s)): str(t) for k, s, t in rows}

@@ -34,6 +34,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from moraine.ranking import (
+    BM25_B,
+    BM25_K1,
+    FORM_MAX_SHARE,
+    FORM_WEIGHT,
+    SESSION_DEPTH,
+    SESSION_WEIGHT,
+    TIME_WEIGHT,
+)
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.scope.floor import ProjectFloor, floor_condition
 from moraine.search.timecue import Period
@@ -54,13 +63,13 @@ Fuse = Callable[[Store, "SearchQuery", list[tuple[int, int, float]]], list[tuple
 
 @dataclass(frozen=True, slots=True)
 class Bm25:
-    k1: float = 1.2
-    b: float = 0.75
-    session_weight: float = 1.0  # 0: events ranked alone
-    session_depth: int = 50  # events re-ranked with their session's score
-    form_weight: float = 0.5  # a query word's other forms, relative to the word itself (0: off)
-    form_max_share: float = 0.05  # a form in more of the events than this is left out (costly, tells little)
-    time_weight: float = 0.5  # events in the period the query names score 1 + time_weight times more (0: off)
+    k1: float = BM25_K1
+    b: float = BM25_B
+    session_weight: float = SESSION_WEIGHT  # 0: events ranked alone
+    session_depth: int = SESSION_DEPTH  # events re-ranked with their session's score
+    form_weight: float = FORM_WEIGHT  # a query word's other forms, relative to the word itself (0: off)
+    form_max_share: float = FORM_MAX_SHARE  # a form in more of the events than this is left out
+    time_weight: float = TIME_WEIGHT  # events in the period the query names score 1 + time_weight times more
 
 
 @dataclass(frozen=True, slots=True)

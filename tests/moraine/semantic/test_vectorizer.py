@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from moraine.semantic.vectorizer import BackgroundVectorizer, vector_progress, vectorize_pending
-from moraine.semantic.vectors import nearest
+from moraine.store.reads.vectors import nearest
 from moraine.store.client import Store
 from tests.conftest import IngestIntoStore
 from tests.fixtures.relevance.corpus import write_corpus

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from generated.models import FileAttentionRequest, ListSessionsRequest, OpenRequest, SearchSessionsRequest
-from handlers.deps import Settings
+from moraine.handler_api import Settings
 from moraine.errors import InvalidIdError, MoraineError, RequestError, UnsupportedEventTypeError
 from moraine.ids import event_id, session_id, turn_id
 from moraine.server.requests import check_request

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 
-from moraine.semantic.vectors import nearest
+from moraine.store.reads.vectors import nearest
 from moraine.store.client import Store
 from moraine.store.reads.search import session_lengths_sql
 from moraine.ingest.rows import USAGE_COLUMNS

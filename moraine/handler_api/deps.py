@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from moraine.ranking import BM25_B, BM25_K1
 from moraine.scope.floor import ProjectFloor
 from moraine.store.client import Store
 
@@ -17,8 +18,8 @@ class Settings:
     """Tunables of the tools (from configuration); ``cursor_secret`` signs continuation cursors."""
 
     max_results: int = 50
-    bm25_k1: float = 1.2
-    bm25_b: float = 0.75
+    bm25_k1: float = BM25_K1
+    bm25_b: float = BM25_B
     snippet_chars: int = 240
     cursor_secret: bytes = field(default_factory=lambda: os.urandom(32), repr=False)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from moraine.semantic.vectorizer import VECTOR_TYPES
+from moraine.store.vectorizing import VECTOR_TYPES
 from moraine.store.client import Store
 
 __all__ = ["NEIGHBOURHOOD", "buckets_around", "nearest", "similarities_in"]
