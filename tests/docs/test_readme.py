@@ -38,8 +38,8 @@ def test_its_first_command_serves_and_its_second_is_exactly_what_ci_runs() -> No
 def test_every_docs_link_of_the_readme_exists_and_the_figures_live_in_docs_performance() -> None:
     links = set(re.findall(r"\]\((docs/[^)#]+)\)", README))
     assert "docs/performance.md" in links
-    missing = {link for link in links if not (ROOT / link).exists() and link != "docs/security.md"}
-    assert not missing  # docs/security.md is written beside this change (issue 30)
+    missing = {link for link in links if not (ROOT / link).exists()}
+    assert not missing
     assert not re.search(r"\d{4}-\d{2}-\d{2}, (later|last|final)", README)  # no dated benchmark runs
     performance = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     assert "## 1,000,000 records" in performance and "## 100,000 records" in performance
