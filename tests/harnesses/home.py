@@ -70,8 +70,10 @@ def expectations() -> list[Expectation]:
 
 
 def fixture_files(folder: Path) -> list[Path]:
-    """Return the files of a harness folder's fake home (dumps counted as the database they build)."""
-    return sorted(path for path in (folder / "home").rglob("*") if path.is_file())
+    """Return the files of a harness folder's fake home and data export (a dump counts as the database it builds)."""
+    return sorted(
+        path for part in ("home", "export") for path in (folder / part).rglob("*") if path.is_file()
+    )
 
 
 def build_home(root: Path) -> Path:
