@@ -18,7 +18,7 @@ from pathlib import Path
 
 from moraine.config import default_sources
 from moraine.harnesses import harnesses
-from moraine.harnesses._export import export_source, find_export, place_export
+from moraine.harnesses._shared.export import export_source, find_export, place_export
 
 __all__ = [
     "HARNESS_TESTS",

@@ -18,7 +18,8 @@ from typing import Any
 
 from moraine.harnesses.devin_cli.nodes_reader import NODE_RECORD
 from moraine.harnesses.devin_cli.transcript_reader import STEP_RECORD
-from moraine.harnesses._shared.held import Held, holding, spoken
+from moraine.harnesses._shared.content_blocks import spoken_block
+from moraine.harnesses._shared.held import Held, holding
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.chat_message import message_events
 from moraine.harnesses._shared.events import RecordEvents, end_message
@@ -65,7 +66,7 @@ def _agent(
     calls = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
     calls += [c for c in as_list(step.get("tool_use")) if isinstance(c, dict)]
     for block in blocks:
-        said = spoken(block, base, model) if isinstance(block, dict) else None
+        said = spoken_block(block, base, model) if isinstance(block, dict) else None
         if said is not None:
             events.append(said)
     for call in calls:

@@ -17,7 +17,7 @@ from moraine.harnesses.piebald.reader import CHAT_RECORD
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.snapshot import Conversation, read_new_messages
-from moraine.harnesses._shared.call_usage import UsageKeys, attach_usage, token_usage
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, parse_json_string, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, TerminalKind

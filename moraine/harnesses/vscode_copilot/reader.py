@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from moraine.harnesses._vscode import workspace_folder
+from moraine.harnesses._shared.vscode import workspace_folder
 from moraine.harnesses.vscode_copilot.oplog import replay
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from harnesses.harness_read import events, normalize_file
 
-from moraine.harnesses._export import ExportReader
+from moraine.harnesses._shared.export import ExportReader
 from moraine.harnesses.chatgpt.adapter import ChatGptAdapter
 from moraine.ingest.model import IngestError, SessionInfo
 

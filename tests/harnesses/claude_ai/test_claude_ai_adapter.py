@@ -6,7 +6,7 @@ from pathlib import Path
 
 from harnesses.harness_read import events, normalize_file
 
-from moraine.harnesses._export import ExportReader
+from moraine.harnesses._shared.export import ExportReader
 from moraine.harnesses.claude_ai.adapter import ClaudeAiAdapter
 from moraine.ingest.model import EventType, IngestError, SessionInfo, TerminalKind
 

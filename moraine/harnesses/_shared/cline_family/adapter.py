@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from moraine.harnesses._cline.reader import MESSAGE_RECORD
+from moraine.harnesses._shared.cline_family.reader import MESSAGE_RECORD
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import TaggedAdapter, TaggedReader
