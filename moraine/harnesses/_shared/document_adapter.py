@@ -1,4 +1,4 @@
-"""The adapter side of session documents (``moraine.harnesses._shared.document_reader``): a header, then messages.
+"""The adapter side of session documents (``moraine.harnesses._shared.json_document``, ``reread_header``): a header, then messages.
 
 A document reader writes its harness's header in one common shape, ``{record: "document_header", session: {id,
 title, cwd, model, started_at}}``, and each message as ``{record: "document_message", session, index, timestamp,

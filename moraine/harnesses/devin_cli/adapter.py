@@ -21,7 +21,7 @@ from moraine.harnesses.devin_cli.transcript_reader import STEP_RECORD
 from moraine.harnesses._shared.content_blocks import spoken_block
 from moraine.harnesses._shared.held import Held, holding
 from moraine.harnesses._shared.calls import recall_call
-from moraine.harnesses._shared.chat_message import message_events
+from moraine.harnesses._shared.chat import chat_message_events
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
@@ -112,7 +112,9 @@ def _node(found: Held, ctx: StreamContext) -> list[Emitted]:
     role = "assistant" if node.get("role") == "agent" else node.get("role")
     model = as_str(found.holder.get("model"))
     out.extend(
-        message_events({**node, "role": role}, content, "thinking", model, record, ctx.state, "Devin node")
+        chat_message_events(
+            {**node, "role": role}, content, "thinking", model, record, ctx.state, "Devin node"
+        )
     )
     return out
 
