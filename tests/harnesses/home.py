@@ -4,6 +4,7 @@ Each harness folder keeps its fixtures under ``home/`` at the paths its Linux lo
 committed as a ``.sql`` dump beside where the database goes (``state.vscdb.sql`` -> ``state.vscdb``), built here.
 ``expect.json`` says what the shared end-to-end test (``test_harnesses_e2e.py``) and the harness table
 (``python -m tools.harnesses``) look for. A new harness folder with both is picked up with no change here.
+``search`` and ``harness_sessions`` read back what an ingested home holds, through the tools' handlers.
 """
 
 from __future__ import annotations
@@ -14,24 +15,36 @@ import shutil
 import sqlite3
 import time
 from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+from handlers.list_sessions import list_data
+from handlers.search_sessions import search_data
 
 from moraine.config import default_sources
 from moraine.harnesses import harnesses
 from moraine.harnesses._shared.export import export_source, find_export, place_export
+from moraine.store.client import Store
+from moraine.store.reads.search import Bm25
 
 __all__ = [
     "HARNESS_TESTS",
+    "SECRET",
     "Expectation",
+    "build_database",
     "build_dumps",
     "build_home",
     "expectations",
     "fixture_files",
+    "harness_sessions",
+    "search",
     "settle",
     "write_config",
 ]
 
 HARNESS_TESTS = Path(__file__).resolve().parent
+SECRET = "harness-tests-secret"  # the cursor secret of the handlers called here
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,30 +89,40 @@ def fixture_files(folder: Path) -> list[Path]:
     )
 
 
-def build_home(root: Path) -> Path:
-    """Copy every harness folder's ``home/`` into ``root`` and build each ``*.sql`` dump into its database."""
+def build_home(root: Path, pkgs: Iterable[str] | None = None) -> Path:
+    """Copy the ``home/`` of every harness folder (or of the folders ``pkgs``) into ``root``, place every data export
+    (with all folders), build each ``*.sql`` dump into its database and date the files back; return ``root``."""
     root.mkdir(parents=True, exist_ok=True)
-    for home in sorted(HARNESS_TESTS.glob("*/home")):
+    folders = (
+        sorted(HARNESS_TESTS.glob("*/home")) if pkgs is None else [HARNESS_TESTS / p / "home" for p in pkgs]
+    )
+    for home in folders:
         shutil.copytree(home, root, dirs_exist_ok=True)
-    for export in sorted(
-        HARNESS_TESTS.glob("*/export")
-    ):  # data exports, kept where `moraine import` keeps them
-        place_export(find_export(export), root / ".moraine")
+    if pkgs is None:
+        for export in sorted(
+            HARNESS_TESTS.glob("*/export")
+        ):  # data exports, kept where `moraine import` keeps them
+            place_export(find_export(export), root / ".moraine")
     return settle(build_dumps(root))
 
 
 def build_dumps(root: Path) -> Path:
     """Build every ``*.sql`` dump under ``root`` into the SQLite database beside it (named without ``.sql``)."""
     for dump in sorted(root.rglob("*.sql")):
-        database = dump.with_suffix("")
-        connection = sqlite3.connect(database)
-        try:
-            connection.executescript(dump.read_text(encoding="utf-8"))
-            connection.commit()
-        finally:
-            connection.close()
+        build_database(dump, dump.with_suffix(""))
         dump.unlink()
     return root
+
+
+def build_database(dump: Path, database: Path) -> Path:
+    """Build ``database`` from the SQL ``dump`` and return it."""
+    connection = sqlite3.connect(database)
+    try:
+        connection.executescript(dump.read_text(encoding="utf-8"))
+        connection.commit()
+    finally:
+        connection.close()
+    return database
 
 
 def settle(root: Path) -> Path:
@@ -132,3 +155,36 @@ def write_config(moraine_home: Path, store: str | None = None, database: str | N
     path = moraine_home / "config.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def search(store: Store, query: str, harness: str | None = None) -> list[dict[str, Any]]:
+    """Return the ``search_sessions`` results for ``query`` among user and assistant messages (of ``harness``)."""
+    data = search_data(
+        store,
+        query=query,
+        within_id=None,
+        event_types=["user_input", "assistant_response"],
+        harness=harness,
+        source=None,
+        n_hits=20,
+        bm25=Bm25(),
+        snippet_chars=200,
+    )
+    return list(data["results"])
+
+
+def harness_sessions(store: Store, harness: str) -> list[dict[str, Any]]:
+    """Return the session objects ``list_sessions`` gives for ``harness`` over all time (newest first)."""
+    listed = list_data(
+        store,
+        start_datetime="1970-01-02T00:00:00Z",
+        end_datetime="2100-01-01T00:00:00Z",
+        limit=100,
+        cursor=None,
+        mode=None,
+        harness=harness,
+        source=None,
+        sort="desc",
+        cursor_secret=SECRET,
+    )
+    return [row["session"] for row in listed["sessions"]]
