@@ -114,10 +114,12 @@ def build_dumps(root: Path) -> Path:
     return root
 
 
-def build_database(dump: Path, database: Path) -> Path:
-    """Build ``database`` from the SQL ``dump`` and return it."""
+def build_database(dump: Path, database: Path, journal: str | None = None) -> Path:
+    """Build ``database`` from the SQL ``dump`` (in ``journal`` mode, e.g. ``wal``, when given) and return it."""
     connection = sqlite3.connect(database)
     try:
+        if journal is not None:
+            connection.execute(f"PRAGMA journal_mode={journal}")
         connection.executescript(dump.read_text(encoding="utf-8"))
         connection.commit()
     finally:
@@ -157,15 +159,18 @@ def write_config(moraine_home: Path, store: str | None = None, database: str | N
     return path
 
 
-def search(store: Store, query: str, harness: str | None = None) -> list[dict[str, Any]]:
-    """Return the ``search_sessions`` results for ``query`` among user and assistant messages (of ``harness``)."""
+def search(
+    store: Store, query: str, harness: str | None = None, source: str | None = None
+) -> list[dict[str, Any]]:
+    """Return the ``search_sessions`` results for ``query`` among user and assistant messages (of ``harness``,
+    ``source``)."""
     data = search_data(
         store,
         query=query,
         within_id=None,
         event_types=["user_input", "assistant_response"],
         harness=harness,
-        source=None,
+        source=source,
         n_hits=20,
         bm25=Bm25(),
         snippet_chars=200,

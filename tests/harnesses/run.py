@@ -23,6 +23,7 @@ from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawReco
 from moraine.ingest.reader import Reader
 
 __all__ = [
+    "assert_normalizes_safely",
     "assert_reported_then_read",
     "emitted",
     "errors",
@@ -156,3 +157,13 @@ def assert_reported_then_read(items: list[Emitted], texts: list[str], *reasons: 
     """Assert that ``items`` report exactly ``reasons`` (in order) and that their events' texts are ``texts``."""
     assert [i.reason for i in errors(items)] == list(reasons)
     assert [e.text for e in events(items)] == texts
+
+
+def assert_normalizes_safely(adapter: Adapter, ctx: StreamContext, records: list[Any]) -> None:
+    """Assert that ``adapter`` turns any JSON values into well-typed items without raising (property tests)."""
+    for line_no, data in enumerate(records, start=1):
+        for item in adapter.normalize(RawRecord(data=data, line_no=line_no, offset=0), ctx):
+            assert isinstance(item, Event | SessionInfo | IngestError)
+            if isinstance(item, Event):
+                assert isinstance(item.session, str) and isinstance(item.text, str)
+        ctx.state = json.loads(json.dumps(ctx.state))
