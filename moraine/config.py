@@ -148,6 +148,8 @@ def default_sources(platform: str | None = None) -> tuple[SourceConfig, ...]:
 
 def _registered_source(name: str, location: Location, platform: str) -> SourceConfig | None:
     """Return a registered harness's location as a source on ``platform``, or None when it has none there."""
+    glob: str | None
+    root: str | None
     if platform == "darwin" and location.macos_glob:
         glob, root = location.macos_glob, location.macos_watch_root
     elif platform == "win32":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
 __all__ = ["ArrayError", "array_elements", "stream_elements"]
 
@@ -35,7 +35,7 @@ def array_elements(path: Path, chunk: int = _CHUNK) -> Iterator[Any]:
         yield from stream_elements(handle, chunk)
 
 
-def stream_elements(handle: TextIO, chunk: int = _CHUNK) -> Iterator[Any]:
+def stream_elements(handle: IO[str], chunk: int = _CHUNK) -> Iterator[Any]:
     """Yield the elements of the JSON array read from the text stream ``handle`` (see ``array_elements``)."""
     buffer = handle.read(chunk).lstrip()
     if not buffer.startswith("["):

@@ -30,7 +30,8 @@ __all__ = ["Conversation", "Said", "fresh", "read_new_messages", "said_events", 
 
 def _emit_from(entry: dict[str, Any], key: str, ready: int) -> range:
     """Return the indices of the messages before ``ready`` not emitted yet, and count them as emitted in ``entry``."""
-    done = entry.get(key) if isinstance(entry.get(key), int) else 0
+    stored = entry.get(key)
+    done = stored if isinstance(stored, int) else 0
     entry[key] = max(done, ready)
     return range(done, ready)
 

@@ -47,11 +47,14 @@ def token_usage(value: object, keys: UsageKeys) -> TokenUsage | None:
     usage = as_dict(value)
     if not usage:
         return None
-    counts = [_first(usage, paths) for paths in (keys.input, keys.output, keys.cache_read, keys.cache_write)]
-    reasoning = _first(usage, keys.reasoning)
-    if all(count is None for count in (*counts, reasoning)):
-        return None
-    return TokenUsage(*counts, reasoning=reasoning)
+    found = TokenUsage(
+        _first(usage, keys.input),
+        _first(usage, keys.output),
+        _first(usage, keys.cache_read),
+        _first(usage, keys.cache_write),
+        _first(usage, keys.reasoning),
+    )
+    return None if found == TokenUsage() else found
 
 
 def read_usage(

@@ -110,9 +110,9 @@ def _message(message: dict[str, Any], session: str, calls: dict[str, Event]) -> 
         return [record.answer(text, model)]
     if role == "tool":
         name = as_str(author.get("name")) or "tool"
-        call = calls.get(name) or calls.get(name.split(".")[0])
-        if call is not None:
-            return [record.response_to(call, text)]
+        answered = calls.get(name) or calls.get(name.split(".")[0])
+        if answered is not None:
+            return [record.response_to(answered, text)]
         return [record.canonical_response(name, None, text)]
     if role == "system" and text:
         return [record.event(EventType.SYSTEM, text=text)]

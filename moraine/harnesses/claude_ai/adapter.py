@@ -77,13 +77,13 @@ def _message(message: dict[str, Any], session: str, calls: dict[str, Event]) -> 
             calls[call.tool_call_id or ""] = calls[call.tool_name or ""] = call
             events.append(call)
         elif kind == "tool_result":
-            call = calls.get(as_str(block.get("tool_use_id")) or "") or calls.get(
+            answered = calls.get(as_str(block.get("tool_use_id")) or "") or calls.get(
                 as_str(block.get("name")) or ""
             )
             text = output_text(block.get("content")) if block.get("content") is not None else ""
             error = block.get("is_error") if isinstance(block.get("is_error"), bool) else None
-            if call is not None:
-                events.append(record.response_to(call, text, tool_error=error))
+            if answered is not None:
+                events.append(record.response_to(answered, text, tool_error=error))
             else:
                 events.append(
                     record.canonical_response(as_str(block.get("name")), None, text, tool_error=error)

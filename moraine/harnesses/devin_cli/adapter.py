@@ -60,7 +60,7 @@ def _step(found: Held, ctx: StreamContext) -> list[Emitted]:
 
 def _agent(
     step: dict[str, Any], message: Any, base: RecordEvents, model: str | None, state: dict[str, Any]
-) -> list[Event]:
+) -> list[Emitted]:
     events: list[Event] = []
     blocks = [{"type": "text", "text": message}] if isinstance(message, str) else as_list(message)
     calls = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]

@@ -59,7 +59,7 @@ def _message(chat: Conversation, message: dict[str, Any], out: list[Emitted]) ->
         events.append(
             base.event(EventType.RUNTIME, text=error, terminal=True, terminal_kind=TerminalKind.CRASHED)
         )
-    said = end_message(events) if message.get("finish_reason") else list(events)
+    said: list[Emitted] = end_message(events) if message.get("finish_reason") else list(events)
     attach_usage(said, token_usage(message, _USAGE))
     return said
 

@@ -50,7 +50,7 @@ class VscodeChatReader(SettlingReader):
         if path.suffix == ".json" and path.with_suffix(".jsonl").is_file():
             return
         loaded = load_whole(path, MAX_FILE_BYTES, _load, "a chat session")
-        if loaded.gone:
+        if loaded.stat is None:  # the file is gone (load_whole names no problem without a stat)
             return
         if loaded.problem is not None:
             yield from self._problem(path, loaded.stat, loaded.problem, offset, line_no)
