@@ -13,9 +13,12 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,7 @@ __all__ = [
     "expectations",
     "fixture_files",
     "harness_sessions",
+    "holding_lock",
     "search",
     "settle",
     "write_config",
@@ -193,3 +197,45 @@ def harness_sessions(store: Store, harness: str) -> list[dict[str, Any]]:
         cursor_secret=SECRET,
     )
     return [row["session"] for row in listed["sessions"]]
+
+
+_LOCKER = """
+import sqlite3, sys
+
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+exec(sys.argv[2])
+print("locked", flush=True)
+sys.stdin.readline()
+c.execute("COMMIT")
+print("committed", flush=True)
+sys.stdin.readline()
+"""
+
+
+@contextmanager
+def holding_lock(database: Path, writes: str) -> Iterator[Callable[[], None]]:
+    """Run ``writes`` (Python statements on the connection ``c``) in an exclusive transaction on ``database`` in
+    another process, as an agent writing its store would; inside, the lock is held until the yielded ``commit()``
+    returns (the writes committed). The process is ended on leaving, the lock released, waits bounded."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _LOCKER, str(database), writes],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    stdin, stdout = holder.stdin, holder.stdout
+
+    def commit() -> None:
+        stdin.write("\n")
+        stdin.flush()
+        assert stdout.readline().strip() == "committed"
+
+    try:
+        assert stdout.readline().strip() == "locked"
+        yield commit
+    finally:
+        stdin.write("\n")
+        stdin.close()
+        holder.wait(timeout=30)

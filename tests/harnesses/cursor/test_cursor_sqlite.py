@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.harnesses.home import build_database
+from tests.harnesses.home import build_database, holding_lock
 from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
@@ -95,21 +93,12 @@ def test_repolling_emits_only_new_bubbles_and_waits_for_the_one_being_written(tm
     assert len(events(first)) == 10
 
 
-_HOLD_LOCK = """
-import sqlite3, sys
-
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
+_WRITES = """
 c.execute("INSERT INTO cursorDiskKV VALUES ('composerData:abc00000-0000-4000-8000-000000000001', "
           "'{\\"name\\":\\"Locked chat\\",\\"status\\":\\"completed\\",\\"lastUpdatedAt\\":1780400000000,"
           "\\"fullConversationHeadersOnly\\":[{\\"bubbleId\\":\\"x\\",\\"type\\":1}]}')")
 c.execute("INSERT INTO cursorDiskKV VALUES ('bubbleId:abc00000-0000-4000-8000-000000000001:x', "
           "'{\\"type\\":1,\\"text\\":\\"written under lock\\"}')")
-print("locked", flush=True)
-sys.stdin.readline()
-c.execute("COMMIT")
-print("committed", flush=True)
-sys.stdin.readline()
 """
 
 
@@ -118,22 +107,11 @@ def test_locked_database_mid_write_yields_nothing_then_every_row_once_committed(
     reader = CursorSqliteReader(clock=lambda: 1780400000.0 + 3600)
     records, end = read_items(reader, db)
     baseline = len(records)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert holder.stdout is not None and holder.stdin is not None
-        assert holder.stdout.readline().strip() == "locked"
+    with holding_lock(db, _WRITES) as commit:
         during, end_during = read_items(reader, db, end)
         assert during == [] and end_during == end  # locked: nothing read, position kept, no exception
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
+        commit()
         after, _ = read_items(reader, db, end)
-    finally:
-        holder.stdin.write("\n") if holder.stdin else None
-        holder.stdin.close() if holder.stdin else None
-        holder.wait(timeout=30)
     items, _ = run_adapter(CursorAdapter(), after, db, "cursor-sqlite")
     assert "written under lock" in [e["text"] for e in events(items)]
     assert baseline > 0

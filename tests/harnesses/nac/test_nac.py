@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.harnesses.home import build_database
+from tests.harnesses.home import build_database, holding_lock
 from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
@@ -81,18 +79,9 @@ def test_a_rewritten_session_and_new_episodes_emit_only_what_is_new(tmp_path: Pa
     assert texts == ["And the Cattleya?", "Mist it weekly.", "update plan", "plan updated"]
 
 
-_HOLD_LOCK = """
-import sqlite3, sys
-
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
+_WRITES = """
 c.execute("UPDATE sessions SET messages_json = json_insert(messages_json, '$[#]', json('{\\"role\\":\\"user\\","
           "\\"content\\":\\"typed under lock\\"}')), updated_at = '2026-07-21 00:00:00' WHERE session_id = 'nac-orchid'")
-print("locked", flush=True)
-sys.stdin.readline()
-c.execute("COMMIT")
-print("committed", flush=True)
-sys.stdin.readline()
 """
 
 
@@ -101,21 +90,10 @@ def test_a_locked_store_is_retried_without_losing_rows(tmp_path: Path) -> None:
     reader = NacReader()
     records, end = read_items(reader, db)
     _, state = run_adapter(NacAdapter(), records, db, "nac")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdin is not None and holder.stdout is not None
-    try:
-        assert holder.stdout.readline().strip() == "locked"
+    with holding_lock(db, _WRITES) as commit:
         assert read_items(reader, db, end) == ([], end)
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
+        commit()
         records, _ = read_items(reader, db, end)
-    finally:
-        holder.stdin.write("\n")
-        holder.stdin.close()
-        holder.wait(timeout=30)
     texts = [e["text"] for e in events(run_adapter(NacAdapter(), records, db, "nac", state)[0])]
     assert texts == ["typed under lock"]
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 
-from tests.harnesses.home import build_database, search
+from tests.harnesses.home import build_database, holding_lock, search
 from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
@@ -86,18 +84,9 @@ def test_parts_of_a_message_still_streaming_wait_until_it_completes(tmp_path: Pa
     assert not [i for i in items if i["item"] == "session_info"]  # title unchanged: not announced again
 
 
-_HOLD_LOCK = """
-import sqlite3, sys
-
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
+_WRITES = """
 c.execute("INSERT INTO part VALUES ('prt_30', 'msg_c1', 'ses_child001', 1781000030000, 1781000030000, "
           "'{\\"type\\":\\"text\\",\\"text\\":\\"typed while locked\\"}')")
-print("locked", flush=True)
-sys.stdin.readline()
-c.execute("COMMIT")
-print("committed", flush=True)
-sys.stdin.readline()
 """
 
 
@@ -106,21 +95,10 @@ def test_a_database_locked_mid_write_is_retried_without_losing_rows(tmp_path: Pa
     reader = OpenCodeReader(clock=lambda: LATER)
     records, end = read_items(reader, db)
     assert records
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdin is not None and holder.stdout is not None
-    try:
-        assert holder.stdout.readline().strip() == "locked"
+    with holding_lock(db, _WRITES) as commit:
         assert read_items(reader, db, end) == ([], end)
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
+        commit()
         after, _ = read_items(reader, db, end)
-    finally:
-        holder.stdin.write("\n")
-        holder.stdin.close()
-        holder.wait(timeout=30)
     texts = [e["text"] for e in events(run_adapter(OpenCodeAdapter(), after, db, "opencode")[0])]
     assert texts == ["typed while locked"]
 
@@ -145,21 +123,10 @@ def test_ingest_of_a_database_locked_mid_write_neither_crashes_nor_loses_rows(st
     from moraine.ingest.pipeline import ingest_paths
 
     db = build(tmp_path / "opencode.db", journal="delete")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdin is not None and holder.stdout is not None
-    try:
-        assert holder.stdout.readline().strip() == "locked"
+    with holding_lock(db, _WRITES) as commit:
         ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
         assert _found(store, "opencodepumpkeyword") == 0  # locked: nothing readable yet, and no crash
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
-    finally:
-        holder.stdin.write("\n")
-        holder.stdin.close()
-        holder.wait(timeout=30)
+        commit()
     ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
     ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
     assert _found(store, "opencodepumpkeyword") == 1
