@@ -12,7 +12,7 @@ from moraine.config import load_config
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.writer_lock import StoreBusy, StoreWriterLock
 from moraine.errors import ConfigError, StoreError
-from moraine.harnesses._export import ExportError, export_source, find_export, place_export
+from moraine.harnesses._shared.export import ExportError, export_source, find_export, place_export
 from moraine.harnesses.registry import harness
 from moraine.ingest.adapters import adapter_for
 from moraine.harnesses._shared.base import Adapter, StreamContext

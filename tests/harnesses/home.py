@@ -4,6 +4,7 @@ Each harness folder keeps its fixtures under ``home/`` at the paths its Linux lo
 committed as a ``.sql`` dump beside where the database goes (``state.vscdb.sql`` -> ``state.vscdb``), built here.
 ``expect.json`` says what the shared end-to-end test (``test_harnesses_e2e.py``) and the harness table
 (``python -m tools.harnesses``) look for. A new harness folder with both is picked up with no change here.
+``search`` and ``harness_sessions`` read back what an ingested home holds, through the tools' handlers.
 """
 
 from __future__ import annotations
@@ -12,26 +13,42 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from handlers.list_sessions import list_data
+from handlers.search_sessions import search_data
 
 from moraine.config import default_sources
 from moraine.harnesses import harnesses
-from moraine.harnesses._export import export_source, find_export, place_export
+from moraine.harnesses._shared.export import export_source, find_export, place_export
+from moraine.store.client import Store
+from moraine.store.reads.search import Bm25
 
 __all__ = [
     "HARNESS_TESTS",
+    "SECRET",
     "Expectation",
+    "build_database",
     "build_dumps",
     "build_home",
     "expectations",
     "fixture_files",
+    "harness_sessions",
+    "holding_lock",
+    "search",
     "settle",
     "write_config",
 ]
 
 HARNESS_TESTS = Path(__file__).resolve().parent
+SECRET = "harness-tests-secret"  # the cursor secret of the handlers called here
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,34 +87,48 @@ def expectations() -> list[Expectation]:
 
 
 def fixture_files(folder: Path) -> list[Path]:
-    """Return the files of a harness folder's fake home (dumps counted as the database they build)."""
-    return sorted(path for path in (folder / "home").rglob("*") if path.is_file())
+    """Return the files of a harness folder's fake home and data export (a dump counts as the database it builds)."""
+    return sorted(
+        path for part in ("home", "export") for path in (folder / part).rglob("*") if path.is_file()
+    )
 
 
-def build_home(root: Path) -> Path:
-    """Copy every harness folder's ``home/`` into ``root`` and build each ``*.sql`` dump into its database."""
+def build_home(root: Path, pkgs: Iterable[str] | None = None) -> Path:
+    """Copy the ``home/`` of every harness folder (or of the folders ``pkgs``) into ``root``, place every data export
+    (with all folders), build each ``*.sql`` dump into its database and date the files back; return ``root``."""
     root.mkdir(parents=True, exist_ok=True)
-    for home in sorted(HARNESS_TESTS.glob("*/home")):
+    folders = (
+        sorted(HARNESS_TESTS.glob("*/home")) if pkgs is None else [HARNESS_TESTS / p / "home" for p in pkgs]
+    )
+    for home in folders:
         shutil.copytree(home, root, dirs_exist_ok=True)
-    for export in sorted(
-        HARNESS_TESTS.glob("*/export")
-    ):  # data exports, kept where `moraine import` keeps them
-        place_export(find_export(export), root / ".moraine")
+    if pkgs is None:
+        for export in sorted(
+            HARNESS_TESTS.glob("*/export")
+        ):  # data exports, kept where `moraine import` keeps them
+            place_export(find_export(export), root / ".moraine")
     return settle(build_dumps(root))
 
 
 def build_dumps(root: Path) -> Path:
     """Build every ``*.sql`` dump under ``root`` into the SQLite database beside it (named without ``.sql``)."""
     for dump in sorted(root.rglob("*.sql")):
-        database = dump.with_suffix("")
-        connection = sqlite3.connect(database)
-        try:
-            connection.executescript(dump.read_text(encoding="utf-8"))
-            connection.commit()
-        finally:
-            connection.close()
+        build_database(dump, dump.with_suffix(""))
         dump.unlink()
     return root
+
+
+def build_database(dump: Path, database: Path, journal: str | None = None) -> Path:
+    """Build ``database`` from the SQL ``dump`` (in ``journal`` mode, e.g. ``wal``, when given) and return it."""
+    connection = sqlite3.connect(database)
+    try:
+        if journal is not None:
+            connection.execute(f"PRAGMA journal_mode={journal}")
+        connection.executescript(dump.read_text(encoding="utf-8"))
+        connection.commit()
+    finally:
+        connection.close()
+    return database
 
 
 def settle(root: Path) -> Path:
@@ -130,3 +161,81 @@ def write_config(moraine_home: Path, store: str | None = None, database: str | N
     path = moraine_home / "config.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def search(
+    store: Store, query: str, harness: str | None = None, source: str | None = None
+) -> list[dict[str, Any]]:
+    """Return the ``search_sessions`` results for ``query`` among user and assistant messages (of ``harness``,
+    ``source``)."""
+    data = search_data(
+        store,
+        query=query,
+        within_id=None,
+        event_types=["user_input", "assistant_response"],
+        harness=harness,
+        source=source,
+        n_hits=20,
+        bm25=Bm25(),
+        snippet_chars=200,
+    )
+    return list(data["results"])
+
+
+def harness_sessions(store: Store, harness: str) -> list[dict[str, Any]]:
+    """Return the session objects ``list_sessions`` gives for ``harness`` over all time (newest first)."""
+    listed = list_data(
+        store,
+        start_datetime="1970-01-02T00:00:00Z",
+        end_datetime="2100-01-01T00:00:00Z",
+        limit=100,
+        cursor=None,
+        mode=None,
+        harness=harness,
+        source=None,
+        sort="desc",
+        cursor_secret=SECRET,
+    )
+    return [row["session"] for row in listed["sessions"]]
+
+
+_LOCKER = """
+import sqlite3, sys
+
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+exec(sys.argv[2])
+print("locked", flush=True)
+sys.stdin.readline()
+c.execute("COMMIT")
+print("committed", flush=True)
+sys.stdin.readline()
+"""
+
+
+@contextmanager
+def holding_lock(database: Path, writes: str) -> Iterator[Callable[[], None]]:
+    """Run ``writes`` (Python statements on the connection ``c``) in an exclusive transaction on ``database`` in
+    another process, as an agent writing its store would; inside, the lock is held until the yielded ``commit()``
+    returns (the writes committed). The process is ended on leaving, the lock released, waits bounded."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _LOCKER, str(database), writes],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    stdin, stdout = holder.stdin, holder.stdout
+
+    def commit() -> None:
+        stdin.write("\n")
+        stdin.flush()
+        assert stdout.readline().strip() == "committed"
+
+    try:
+        assert stdout.readline().strip() == "locked"
+        yield commit
+    finally:
+        stdin.write("\n")
+        stdin.close()
+        holder.wait(timeout=30)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harnesses.home_corpus import build_home
+from tests.harnesses.home import build_home
 from moraine.config import default_sources
 from moraine.ingest.adapters import adapter_for, reader_for
 from moraine.harnesses._shared.base import StreamContext
@@ -64,7 +64,7 @@ class Records(dict[str, list[Any]]):
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> Records:
-    home = build_home(PKGS.values(), tmp_path_factory.mktemp("robust-home"))
+    home = build_home(tmp_path_factory.mktemp("robust-home"), PKGS.values())
     built = Records({harness: _records(harness, home) for harness in PKGS})
     assert all(built.values()), built
     return built

@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from handlers.open import open_data
 from tests.harnesses.home import HARNESS_TESTS, Expectation
-from tests.harnesses.harness_store import SECRET, harness_sessions
+from tests.harnesses.home import SECRET, harness_sessions
 from moraine.cli import main
 from moraine.store.client import Store
 

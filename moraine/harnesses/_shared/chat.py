@@ -4,7 +4,8 @@ Shared by the harnesses that keep their conversation as an OpenAI-style message 
 or in its pieces (Kimi's wire log): ``function_call`` reads one of a message's tool calls, ``chat_event`` turns a
 user, system or tool message into its event and ``said`` an assistant message's reasoning and text into theirs.
 Each harness keeps its own rules for an assistant message's tool calls and for which text is the final answer, so
-those stay in its adapter.
+those stay in its adapter, except for the common case: ``chat_message_events`` reads one whole message, for harnesses whose assistant answers when it calls no tool:
+its reasoning and text (the turn's answer when it calls no tool) followed by its tool calls; any other role is reported.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from typing import Any
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, parse_json_string
-from moraine.ingest.model import Event, EventType
+from moraine.ingest.model import Emitted, Event, EventType, IngestError
 
-__all__ = ["chat_event", "function_call", "said", "tool_calls"]
+__all__ = ["chat_event", "chat_message_events", "function_call", "said", "tool_calls"]
 
 
 def tool_calls(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -70,3 +71,24 @@ def said(
     if content:
         events.append(record.answer(content, model, final, **answer))
     return events
+
+
+def chat_message_events(
+    message: dict[str, Any],
+    content: str,
+    reasoning_key: str,
+    model: str | None,
+    record: RecordEvents,
+    state: dict[str, Any],
+    what: str,
+) -> list[Emitted]:
+    """Return the events of ``message`` (its text ``content``, reasoning under ``reasoning_key``); ``what`` names it."""
+    event = chat_event(message, content, record, state, spelling=False)
+    if event is not None:
+        return [event]
+    if message.get("role") != "assistant":
+        return [IngestError("unknown_record", f"{what} with role {str(message.get('role'))[:40]!r}")]
+    calls = tool_calls(message)
+    out: list[Emitted] = list(said(message, reasoning_key, content, model, record, not calls))
+    out.extend(record.tool_call(*function_call(call), model, calls=state) for call in calls)
+    return out

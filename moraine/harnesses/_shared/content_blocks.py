@@ -6,6 +6,9 @@ the block itself, or nested under ``tool_use``/``tool_result``), and which of it
 string is parsed), output and error. ``message_events`` turns one user or assistant message into its events: a user message's texts are one
 input (its tool results their responses), an assistant message's blocks become reasoning, text and tool calls in
 order, and an assistant message calling no tool ends the turn with its last text as the answer.
+
+Harnesses that walk the blocks themselves read one at a time: ``spoken_block`` a ``thinking`` or ``text`` block,
+``block_call`` a ``tool_use`` block.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, output_text, parse_json_string
 from moraine.ingest.model import Emitted, Event, EventType
 
-__all__ = ["AI_SDK_BLOCKS", "Blocks", "message_events"]
+__all__ = ["AI_SDK_BLOCKS", "Blocks", "block_call", "message_events", "spoken_block"]
 
 _FAILED = frozenset({"error", "failed", "failure", "cancelled", "canceled", "denied", "rejected"})
 
@@ -139,3 +142,22 @@ def _result(result: dict[str, Any], spelling: Blocks, base: RecordEvents, state:
         tool_error=failed,
         provenance={"status": status} if status else {},
     )
+
+
+def spoken_block(block: dict[str, Any], record: RecordEvents, model: str | None = None) -> Event | None:
+    """Return the reasoning of a ``thinking`` block or the reply of a ``text`` block; None for anything else."""
+    kind = block.get("type")
+    if kind == "thinking" and as_str(block.get("thinking")):
+        return record.reasoning(block["thinking"], model)
+    if kind == "text" and as_str(block.get("text")):
+        return record.answer(block["text"], model)
+    return None
+
+
+def block_call(block: dict[str, Any], record: RecordEvents, fallback_id: str | None = None) -> Event:
+    """Return the call of a ``tool_use`` block: its ``input`` (else its ``raw_input`` JSON) and its id."""
+    arguments = block.get("input")
+    if arguments is None:
+        arguments = parse_json_string(block.get("raw_input"))
+    call_id = as_str(block.get("id")) or fallback_id
+    return record.tool_call(as_str(block.get("name")), call_id, arguments)

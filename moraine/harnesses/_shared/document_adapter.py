@@ -1,4 +1,4 @@
-"""The adapter side of session documents (``moraine.harnesses._shared.document_reader``): a header, then messages.
+"""The adapter side of session documents (``moraine.harnesses._shared.json_document``, ``reread_header``): a header, then messages.
 
 A document reader writes its harness's header in one common shape, ``{record: "document_header", session: {id,
 title, cwd, model, started_at}}``, and each message as ``{record: "document_message", session, index, timestamp,
@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from moraine.harnesses._shared.content_blocks import Blocks, message_events
 from moraine.harnesses._shared.events import RecordEvents
-from moraine.harnesses._shared.call_usage import UsageKeys, attach_usage, token_usage
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str, parse_timestamp, read_timestamp
 from moraine.ingest.model import Emitted, Event, IngestError, RawRecord, SessionInfo

@@ -4,8 +4,7 @@ Readers of whole documents (a thread file, a conversation folder, a transcript) 
 document it belongs to, ``{<holder>: {id, title, cwd, model, started, ...}, <item>: {...}}``: ``held`` splits such a
 record into a ``Held`` (the holder's id is the session) or reports it; ``announce`` turns the holder's ``title``,
 ``cwd``, ``model`` and ``started`` into session metadata when they change; ``holding`` makes a ``TaggedAdapter``
-reader of both, so the function it wraps reads the item alone. ``spoken`` reads the ``text`` and ``thinking`` blocks
-most harnesses keep in Anthropic's shape (``{type: "text", text}``, ``{type: "thinking", thinking}``).
+reader of both, so the function it wraps reads the item alone.
 """
 
 from __future__ import annotations
@@ -14,13 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, read_timestamp
-from moraine.ingest.model import Emitted, Event, IngestError, SessionInfo
+from moraine.ingest.model import Emitted, IngestError, SessionInfo
 
-__all__ = ["Held", "announce", "held", "holding", "spoken"]
+__all__ = ["Held", "announce", "held", "holding"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +63,3 @@ def holding(
         return announce(ctx.state, found.session, found.holder) + read(found, ctx)
 
     return read_record
-
-
-def spoken(block: dict[str, Any], base: RecordEvents, model: str | None) -> Event | None:
-    """Return the answer of a non-empty ``text`` block or the reasoning of a ``thinking`` block; None otherwise."""
-    kind = block.get("type")
-    if kind == "text" and as_str(block.get("text")):
-        return base.answer(block["text"], model)
-    if kind == "thinking" and as_str(block.get("thinking")):
-        return base.reasoning(block["thinking"], model)
-    return None

@@ -1,6 +1,6 @@
 """Records an agent writes again as they grow: emit each part of a message once, however often it is rewritten.
 
-Some agents rewrite their newest message in place (a whole-document trace re-read by ``_whole_json``) or append
+Some agents rewrite their newest message in place (a whole-document trace re-read by ``json_document``) or append
 it again under the same id (Gemini CLI's JSONL): first its text, later its tool calls, results and token counts.
 ``first_sight`` remembers, in the stream's checkpointed state, which parts of the message being written were
 emitted already; a message with another id starts over.

@@ -1,13 +1,60 @@
-"""Token usage as a trace records it: a mapping of counts -> ``TokenUsage`` (the harness names its own keys)."""
+"""Token usage as a trace records it -> ``TokenUsage`` on the events of the model call that used it.
+
+Harnesses name the counts differently (``input``/``output``/``cacheRead``, ``prompt_tokens``/``completion_tokens``,
+``input_tokens``/``cached_input_tokens``...): ``token_usage`` reads one usage object under the key names a harness
+declares in a ``UsageKeys`` (several candidates per count, dotted paths into nested objects); ``read_usage`` reads
+one key per count and leaves a negative count out; ``attach_usage`` puts usage on the first event a model call
+produced (one call, counted once).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
+from dataclasses import dataclass, fields, replace
 
 from moraine.harnesses._shared.fields import as_dict, as_int
-from moraine.ingest.model import TokenUsage
+from moraine.ingest.model import Emitted, Event, EventType, TokenUsage
 
-__all__ = ["read_usage"]
+__all__ = ["CAMEL_CASE_USAGE", "UsageKeys", "attach_usage", "read_usage", "token_usage"]
+
+_MODEL_EVENTS = frozenset({EventType.ASSISTANT_RESPONSE, EventType.REASONING, EventType.TOOL_CALL})
+
+
+@dataclass(frozen=True, slots=True)
+class UsageKeys:
+    """The key paths (dotted for nested objects) one harness writes each count under; the first present wins."""
+
+    input: Sequence[str] = ("input_tokens",)
+    output: Sequence[str] = ("output_tokens",)
+    cache_read: Sequence[str] = ("cache_read_input_tokens",)
+    cache_write: Sequence[str] = ("cache_creation_input_tokens",)
+    reasoning: Sequence[str] = ("reasoning_tokens",)
+
+
+# The Vercel AI SDK's spelling (``inputTokens``, ``cacheReadTokens``...), which several TypeScript agents record.
+CAMEL_CASE_USAGE = UsageKeys(
+    input=("inputTokens",),
+    output=("outputTokens",),
+    cache_read=("cacheReadTokens",),
+    cache_write=("cacheWriteTokens",),
+    reasoning=("reasoningTokens",),
+)
+
+
+def token_usage(value: object, keys: UsageKeys) -> TokenUsage | None:
+    """Return the usage an object records under ``keys``; None when it records no count at all."""
+    usage = as_dict(value)
+    if not usage:
+        return None
+    found = TokenUsage(
+        _first(usage, keys.input),
+        _first(usage, keys.output),
+        _first(usage, keys.cache_read),
+        _first(usage, keys.cache_write),
+        _first(usage, keys.reasoning),
+    )
+    return None if found == TokenUsage() else found
 
 
 def read_usage(
@@ -23,11 +70,33 @@ def read_usage(
 
     A count that is not a non-negative integer is left out (None), never an error: usage is bookkeeping.
     """
-    counts = as_dict(raw)
-
-    def count(key: str | None) -> int | None:
-        value = as_int(counts.get(key)) if key is not None else None
-        return value if value is not None and value >= 0 else None
-
-    usage = TokenUsage(count(input), count(output), count(cache_read), count(cache_write), count(reasoning))
+    named = (cache_read, cache_write, reasoning)
+    cache_read_keys, cache_write_keys, reasoning_keys = (() if key is None else (key,) for key in named)
+    keys = UsageKeys((input,), (output,), cache_read_keys, cache_write_keys, reasoning_keys)
+    usage = token_usage(raw, keys)
+    if usage is None:
+        return None
+    negative = {f.name: None for f in fields(usage) if (getattr(usage, f.name) or 0) < 0}
+    usage = replace(usage, **negative)
     return None if usage == TokenUsage() else usage
+
+
+def _first(usage: dict[str, object], paths: Sequence[str]) -> int | None:
+    for path in paths:
+        value: object = usage
+        for part in path.split("."):
+            value = as_dict(value).get(part)
+        count = as_int(value)
+        if count is not None:
+            return count
+    return None
+
+
+def attach_usage(items: Iterable[Emitted], usage: TokenUsage | None) -> None:
+    """Put ``usage`` on the first assistant, reasoning or tool-call event among ``items`` (no-op without usage)."""
+    if usage is None:
+        return
+    for item in items:
+        if isinstance(item, Event) and item.type in _MODEL_EVENTS:
+            item.usage = usage
+            return

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses.amp.thread_reader import MESSAGE_RECORD
-from moraine.harnesses._shared.held import Held, holding, spoken
+from moraine.harnesses._shared.content_blocks import spoken_block
+from moraine.harnesses._shared.held import Held, holding
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
@@ -88,7 +89,7 @@ def _assistant(
     model = as_str(usage.get("model"))
     events: list[Event] = []
     for block in blocks:
-        said = spoken(block, base, model)
+        said = spoken_block(block, base, model)
         if said is not None:
             events.append(said)
         elif block.get("type") == "tool_use":

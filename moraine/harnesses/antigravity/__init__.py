@@ -1,6 +1,6 @@
 """Antigravity (Google's agent IDE) and the Antigravity CLI: conversations under ``~/.gemini/antigravity*/``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 __all__ = ["HARNESS"]

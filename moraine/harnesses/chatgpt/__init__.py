@@ -8,7 +8,7 @@ HARNESS = Harness(
     name="chatgpt",
     display_name="ChatGPT",
     adapter="moraine.harnesses.chatgpt.adapter:ChatGptAdapter",
-    readers={"chatgpt_export": "moraine.harnesses._export:ExportReader"},
+    readers={"chatgpt_export": "moraine.harnesses._shared.export:ExportReader"},
     importer=True,
     reads=(
         "conversations.json of a data export (.zip, folder or file; sharded files too): the branch last shown "

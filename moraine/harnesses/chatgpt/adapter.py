@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from moraine.harnesses._export import with_answers
+from moraine.harnesses._shared.export import with_answers
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.base import StreamContext

@@ -8,7 +8,7 @@ HARNESS = Harness(
     name="claude-ai",
     display_name="Claude.ai",
     adapter="moraine.harnesses.claude_ai.adapter:ClaudeAiAdapter",
-    readers={"claude_ai_export": "moraine.harnesses._export:ExportReader"},
+    readers={"claude_ai_export": "moraine.harnesses._shared.export:ExportReader"},
     importer=True,
     reads=(
         "conversations.json of a data export (.zip, folder or file): prompts with their attachments' "

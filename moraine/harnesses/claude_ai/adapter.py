@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from moraine.harnesses._export import with_answers
-from moraine.harnesses._shared.blocks import block_call, spoken_block
+from moraine.harnesses._shared.export import with_answers
+from moraine.harnesses._shared.content_blocks import block_call, spoken_block
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import parts_text

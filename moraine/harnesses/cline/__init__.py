@@ -3,7 +3,7 @@ its home-data root ``~/.cline/data`` (the same ``tasks/<id>/`` layout)."""
 
 from __future__ import annotations
 
-from moraine.harnesses._cline.locations import READER, task_locations
+from moraine.harnesses._shared.cline_family.locations import READER, task_locations
 from moraine.harnesses.declaration import Harness, Location
 
 _HOME_TASKS = "~/.cline/data/tasks/*/ui_messages.json"
@@ -16,7 +16,7 @@ HARNESS = Harness(
         *task_locations("cline", "saoudrizwan.claude-dev"),
         Location(source="cline-home", glob=_HOME_TASKS, reader=READER, windows_glob=_HOME_TASKS),
     ),
-    readers={READER: "moraine.harnesses._cline.reader:ClineTaskReader"},
+    readers={READER: "moraine.harnesses._shared.cline_family.reader:ClineTaskReader"},
     reads=(
         "tasks/<id>/ui_messages.json: the task and feedback prompts, responses, reasoning, completion results, "
         "follow-up questions, file tool payloads (path, diff, read content), commands and their output, MCP calls "

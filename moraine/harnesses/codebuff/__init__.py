@@ -1,6 +1,6 @@
 """Codebuff (formerly Manicode): a terminal coding agent, one folder of JSON files per chat."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 _CHATS = in_home(

@@ -17,20 +17,23 @@ from typing import Any
 
 from moraine.harnesses._shared.document_adapter import header, message_record
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, parse_timestamp
-from moraine.harnesses._shared.document_reader import DocumentReader, NotThisFormat
+from moraine.harnesses._shared.json_document import JsonDocumentReader, NotTheDocument
 
 __all__ = ["CodebuffReader"]
 
 _FOLDER_FORMATS = ("%Y-%m-%dT%H-%M-%S.%fZ", "%Y-%m-%dT%H-%M-%SZ", "%Y-%m-%dT%H-%M-%S.%f", "%Y-%m-%d")
 
 
-class CodebuffReader(DocumentReader):
+class CodebuffReader(JsonDocumentReader):
     """Yield a Codebuff chat's header and its messages as content blocks."""
 
-    def records(self, path: Path, document: Any) -> list[dict[str, Any]]:
+    error_reason = "malformed_session_file"
+    reread_header = True
+
+    def records(self, document: Any, path: Path) -> list[dict[str, Any]]:
         """Return the header and message records of one ``chat-messages.json``."""
         if not isinstance(document, list):
-            raise NotThisFormat("chat-messages.json is not an array")
+            raise NotTheDocument("chat-messages.json is not an array")
         session = path.parent.name
         started = _folder_time(session)
         clock = _WallClock(started.astimezone().date() if started else None)

@@ -15,7 +15,7 @@ from typing import Any
 from moraine.harnesses._shared.content_blocks import AI_SDK_BLOCKS, message_events
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.changed_sidecar import changed_sidecar
+from moraine.harnesses._shared.sidecar import changed_sidecar
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, read_timestamp
 from moraine.ingest.model import Emitted, IngestError, SessionInfo

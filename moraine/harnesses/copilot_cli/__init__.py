@@ -1,6 +1,6 @@
 """GitHub Copilot CLI: session event logs under ``~/.copilot/session-state/``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness, Resume
 
 __all__ = ["HARNESS"]

@@ -18,7 +18,7 @@ from moraine.harnesses._shared.text import parts_text
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, parse_timestamp
 from moraine.ingest.model import Emitted, IngestError, SessionInfo
-from moraine.harnesses._shared.whole_json import WholeJsonReader
+from moraine.harnesses._shared.json_document import SessionDocumentReader
 
 __all__ = ["HEADER_RECORD", "MESSAGE_RECORD", "CopilotHistoryReader", "history_record"]
 
@@ -26,11 +26,11 @@ HEADER_RECORD = "copilot_history_session"
 MESSAGE_RECORD = "copilot_history_message"
 
 
-class CopilotHistoryReader(WholeJsonReader):
+class CopilotHistoryReader(SessionDocumentReader):
     """Yield an early Copilot CLI session file's header and chat messages after the saved position."""
 
     reopen_last = False
-    shape = "an early Copilot CLI session (no chatMessages list)"
+    shape = "an early Copilot CLI session"
     header_record, message_record = HEADER_RECORD, MESSAGE_RECORD
     header_keys = ("sessionId", "startTime")
     messages_key = "chatMessages"

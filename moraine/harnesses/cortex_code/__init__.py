@@ -1,6 +1,6 @@
 """Cortex Code: Snowflake's coding agent CLI (``cortex``), one JSON conversation per session."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness, Resume
 
 HARNESS = Harness(

@@ -15,7 +15,8 @@ from typing import Any
 
 from moraine.harnesses._shared.document_adapter import header, message_record
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str
-from moraine.harnesses._shared.document_reader import DocumentReader, NotThisFormat, json_lines
+from moraine.harnesses._shared.json_document import JsonDocumentReader, NotTheDocument
+from moraine.harnesses._shared.sidecar import json_lines
 
 __all__ = ["CortexReader"]
 
@@ -25,15 +26,18 @@ _SESSION_FILE = re.compile(
 _GENERATED_TITLE = "Chat for session:"
 
 
-class CortexReader(DocumentReader):
+class CortexReader(JsonDocumentReader):
     """Yield a Cortex Code conversation's header and messages (inline or from its history file)."""
 
-    def records(self, path: Path, document: Any) -> list[dict[str, Any]]:
+    error_reason = "malformed_session_file"
+    reread_header = True
+
+    def records(self, document: Any, path: Path) -> list[dict[str, Any]]:
         """Return the header and message records of one conversation."""
         if not _SESSION_FILE.match(path.name):
             return []
         if not isinstance(document, dict) or not as_str(document.get("session_id")):
-            raise NotThisFormat("no session_id")
+            raise NotTheDocument("no session_id")
         session = document["session_id"]
         title = as_str(document.get("title"))
         head = header(

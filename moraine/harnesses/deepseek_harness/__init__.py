@@ -1,6 +1,6 @@
 """DeepSeek Harness (``dsh``): an agent harness for DeepSeek models, one event log per session."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

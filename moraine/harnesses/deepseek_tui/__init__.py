@@ -1,6 +1,6 @@
 """DeepSeek TUI: a terminal agent for DeepSeek models, one JSON file per session (also shipped as CodeWhale)."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness, Resume
 
 HARNESS = Harness(

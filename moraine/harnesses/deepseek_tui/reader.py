@@ -12,22 +12,25 @@ from typing import Any
 
 from moraine.harnesses._shared.document_adapter import header, message_record
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str
-from moraine.harnesses._shared.document_reader import DocumentReader, NotThisFormat
+from moraine.harnesses._shared.json_document import JsonDocumentReader, NotTheDocument
 
 __all__ = ["DeepSeekTuiReader"]
 
 _NOT_SESSIONS = frozenset({"latest.json", "offline_queue.json"})
 
 
-class DeepSeekTuiReader(DocumentReader):
+class DeepSeekTuiReader(JsonDocumentReader):
     """Yield a DeepSeek TUI session's header and messages after the saved position."""
 
-    def records(self, path: Path, document: Any) -> list[dict[str, Any]]:
+    error_reason = "malformed_session_file"
+    reread_header = True
+
+    def records(self, document: Any, path: Path) -> list[dict[str, Any]]:
         """Return the header and message records of one session file."""
         if path.name in _NOT_SESSIONS:
             return []
         if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
-            raise NotThisFormat("no messages list")
+            raise NotTheDocument("no messages list")
         meta = as_dict(document.get("metadata"))
         session = as_str(meta.get("id")) or path.stem
         head = header(

@@ -18,9 +18,10 @@ from typing import Any
 
 from moraine.harnesses.devin_cli.nodes_reader import NODE_RECORD
 from moraine.harnesses.devin_cli.transcript_reader import STEP_RECORD
-from moraine.harnesses._shared.held import Held, holding, spoken
+from moraine.harnesses._shared.content_blocks import spoken_block
+from moraine.harnesses._shared.held import Held, holding
 from moraine.harnesses._shared.calls import recall_call
-from moraine.harnesses._shared.chat_message import message_events
+from moraine.harnesses._shared.chat import chat_message_events
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
@@ -59,13 +60,13 @@ def _step(found: Held, ctx: StreamContext) -> list[Emitted]:
 
 def _agent(
     step: dict[str, Any], message: Any, base: RecordEvents, model: str | None, state: dict[str, Any]
-) -> list[Event]:
+) -> list[Emitted]:
     events: list[Event] = []
     blocks = [{"type": "text", "text": message}] if isinstance(message, str) else as_list(message)
     calls = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
     calls += [c for c in as_list(step.get("tool_use")) if isinstance(c, dict)]
     for block in blocks:
-        said = spoken(block, base, model) if isinstance(block, dict) else None
+        said = spoken_block(block, base, model) if isinstance(block, dict) else None
         if said is not None:
             events.append(said)
     for call in calls:
@@ -111,7 +112,9 @@ def _node(found: Held, ctx: StreamContext) -> list[Emitted]:
     role = "assistant" if node.get("role") == "agent" else node.get("role")
     model = as_str(found.holder.get("model"))
     out.extend(
-        message_events({**node, "role": role}, content, "thinking", model, record, ctx.state, "Devin node")
+        chat_message_events(
+            {**node, "role": role}, content, "thinking", model, record, ctx.state, "Devin node"
+        )
     )
     return out
 

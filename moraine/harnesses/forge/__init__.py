@@ -1,6 +1,6 @@
 """Forge: the terminal coding agent (forgecode), its conversations in one SQLite store under ``~/.forge``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness, Resume
 
 HARNESS = Harness(

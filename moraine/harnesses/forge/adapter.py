@@ -20,7 +20,7 @@ from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.snapshot import Conversation, fresh
-from moraine.harnesses._shared.call_usage import UsageKeys, attach_usage, token_usage
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, json_text, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError

@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from moraine.harnesses._shared.snapshot_reader import SnapshotPoller, Unreadable
+from moraine.harnesses._shared.snapshot_poller import SnapshotPoller, Unreadable
 
 __all__ = ["CONVERSATION_RECORD", "ForgeReader"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moraine.harnesses._shared.held import spoken
+from moraine.harnesses._shared.content_blocks import spoken_block
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.fields import as_dict, as_str, output_text
@@ -71,7 +71,7 @@ def _assistant(
     events: list[Event] = []
     for block in blocks:
         kind = block.get("type")
-        said = spoken(block, base, model)
+        said = spoken_block(block, base, model)
         if said is not None:
             events.append(said)
         elif kind == "redactedThinking" and as_str(block.get("data")):

@@ -1,6 +1,6 @@
 """Grok Build (xAI): chat histories under ``~/.grok/sessions/<cwd>/<session id>/``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness, Resume
 
 __all__ = ["HARNESS"]

@@ -9,7 +9,7 @@ yields no records and is reported once; the position stays, so the next version 
 
 from __future__ import annotations
 
-from moraine.harnesses._shared.whole_json import MAX_FILE_BYTES, WholeJsonReader
+from moraine.harnesses._shared.json_document import MAX_FILE_BYTES, SessionDocumentReader
 
 __all__ = ["HEADER_RECORD", "MAX_FILE_BYTES", "MESSAGE_RECORD", "HermesSessionReader"]
 
@@ -17,10 +17,10 @@ HEADER_RECORD = "hermes_session"
 MESSAGE_RECORD = "hermes_message"
 
 
-class HermesSessionReader(WholeJsonReader):
+class HermesSessionReader(SessionDocumentReader):
     """Yield a Hermes session file's header and messages after the saved position."""
 
     reopen_last = False  # Hermes writes a message whole
-    shape = "a Hermes session object (no messages list)"
+    shape = "a Hermes session object"
     header_record, message_record = HEADER_RECORD, MESSAGE_RECORD
     header_keys = ("session_id", "model", "platform", "base_url", "session_start", "last_updated", "title")

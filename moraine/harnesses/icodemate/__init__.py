@@ -1,6 +1,6 @@
 """iCodeMate: an OpenCode fork keeping OpenCode's SQLite store under ``~/.local/share/icodemate``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 _STORE = in_home(

@@ -1,6 +1,6 @@
 """iFlow CLI: Claude Code-style transcripts under ``~/.iflow/projects/<project>/``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 __all__ = ["HARNESS"]

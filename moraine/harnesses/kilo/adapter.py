@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from moraine.harnesses._cline.adapter import ClineFamilyAdapter
+from moraine.harnesses._shared.cline_family.adapter import ClineFamilyAdapter
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter, TaggedReader
 from moraine.harnesses._shared.base import StreamContext

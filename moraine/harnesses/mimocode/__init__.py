@@ -1,6 +1,6 @@
 """MiMoCode: an OpenCode fork keeping OpenCode's SQLite store under ``~/.local/share/mimocode``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

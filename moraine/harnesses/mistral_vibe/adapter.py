@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from moraine.harnesses.mistral_vibe.session_reader import MESSAGE_RECORD
 from moraine.harnesses._shared.held import Held, holding
-from moraine.harnesses._shared.chat_message import message_events
+from moraine.harnesses._shared.chat import chat_message_events
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
@@ -46,7 +46,7 @@ def _message(found: Held, ctx: StreamContext) -> list[Emitted]:
         return out
     model = as_str(message.get("model")) or as_str(session.get("model"))
     out.extend(
-        message_events(message, content, "reasoning_content", model, record, ctx.state, "Vibe message")
+        chat_message_events(message, content, "reasoning_content", model, record, ctx.state, "Vibe message")
     )
     return out
 

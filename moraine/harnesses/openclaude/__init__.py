@@ -1,6 +1,6 @@
 """OpenClaude: Claude Code-format transcripts under ``~/.openclaude/projects/``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 __all__ = ["HARNESS"]

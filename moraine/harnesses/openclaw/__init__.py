@@ -1,6 +1,6 @@
 """OpenClaw: the self-hosted agent gateway, one session tree per conversation under each agent's folder."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from moraine.harnesses._shared.call_usage import UsageKeys, attach_usage, token_usage
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.text import parts_text
 from moraine.harnesses._shared.fields import as_dict, as_list

@@ -17,7 +17,7 @@ from moraine.harnesses.piebald.reader import CHAT_RECORD
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.snapshot import Conversation, read_new_messages
-from moraine.harnesses._shared.call_usage import UsageKeys, attach_usage, token_usage
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, parse_json_string, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, TerminalKind
@@ -59,7 +59,7 @@ def _message(chat: Conversation, message: dict[str, Any], out: list[Emitted]) ->
         events.append(
             base.event(EventType.RUNTIME, text=error, terminal=True, terminal_kind=TerminalKind.CRASHED)
         )
-    said = end_message(events) if message.get("finish_reason") else list(events)
+    said: list[Emitted] = end_message(events) if message.get("finish_reason") else list(events)
     attach_usage(said, token_usage(message, _USAGE))
     return said
 

@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from moraine.harnesses._shared.snapshot_reader import SnapshotPoller, change_us
+from moraine.harnesses._shared.snapshot_poller import SnapshotPoller, change_us
 
 __all__ = ["CHAT_RECORD", "PiebaldReader"]
 

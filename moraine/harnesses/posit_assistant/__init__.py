@@ -1,6 +1,6 @@
 """Posit Assistant: the AI assistant of RStudio and Posit's tools, one folder per conversation and workspace."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from moraine.harnesses._shared.content_blocks import AI_SDK_BLOCKS
 from moraine.harnesses._shared.document_adapter import DocumentAdapter
-from moraine.harnesses._shared.call_usage import CAMEL_CASE_USAGE
+from moraine.harnesses._shared.usage import CAMEL_CASE_USAGE
 
 __all__ = ["PositAssistantAdapter"]
 

@@ -17,20 +17,24 @@ from typing import Any
 
 from moraine.harnesses._shared.document_adapter import header, message_record
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str
-from moraine.harnesses._shared.document_reader import DocumentReader, NotThisFormat, json_lines
+from moraine.harnesses._shared.json_document import JsonDocumentReader, NotTheDocument
+from moraine.harnesses._shared.sidecar import json_lines
 
 __all__ = ["PositAssistantReader"]
 
 
-class PositAssistantReader(DocumentReader):
+class PositAssistantReader(JsonDocumentReader):
     """Yield a Posit Assistant conversation's header and model messages after the saved position."""
 
-    def records(self, path: Path, document: Any) -> list[dict[str, Any]]:
+    error_reason = "malformed_session_file"
+    reread_header = True
+
+    def records(self, document: Any, path: Path) -> list[dict[str, Any]]:
         """Return the header and message records of the conversation whose ``conversation.json`` is ``path``."""
         root = as_dict(as_dict(document).get("root"))
         session = as_str(root.get("id"))
         if not session:
-            raise NotThisFormat("no root.id")
+            raise NotTheDocument("no root.id")
         meta = as_dict(root.get("metadata"))
         head = header(
             session,

@@ -1,6 +1,6 @@
 """QClaw: an OpenClaw distribution writing the same session trees under ``~/.qclaw``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

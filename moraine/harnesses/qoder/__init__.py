@@ -1,6 +1,6 @@
 """Qoder (IDE and CLI) and QoderWork: Claude Code-style transcripts under their ``projects/`` folders."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness, Location, Resume
 
 __all__ = ["HARNESS"]

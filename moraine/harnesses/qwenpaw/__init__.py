@@ -1,6 +1,6 @@
 """QwenPaw (formerly CoPaw): agent workspaces under ``~/.qwenpaw/workspaces/`` and ``~/.copaw/workspaces/``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 __all__ = ["HARNESS"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from moraine.harnesses._shared.blocks import block_call, spoken_block
+from moraine.harnesses._shared.content_blocks import block_call, spoken_block
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.base import StreamContext

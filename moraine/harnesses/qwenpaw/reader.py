@@ -10,26 +10,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from moraine.harnesses._shared.whole_json import WholeJsonReader
+from moraine.harnesses._shared.json_document import NotTheDocument, SessionDocumentReader
 
 __all__ = ["ENTRY_RECORD", "QwenPawSessionReader"]
 
 ENTRY_RECORD = "qwenpaw_entry"
 
 
-class QwenPawSessionReader(WholeJsonReader):
+class QwenPawSessionReader(SessionDocumentReader):
     """Yield a session file's memory entries after the saved position."""
 
     reopen_last = False  # QwenPaw saves its memory after a message is complete
-    shape = "a QwenPaw session (no agent.memory.content list)"
+    shape = "a QwenPaw session"
 
-    def records(self, document: Any, path: Path) -> list[dict[str, Any]] | None:
+    def records(self, document: Any, path: Path) -> list[dict[str, Any]]:
         """Return one record per memory entry, with the agent's name."""
         agent = document.get("agent") if isinstance(document, dict) else None
         memory = agent.get("memory") if isinstance(agent, dict) else None
         content = memory.get("content") if isinstance(memory, dict) else None
         if not isinstance(content, list):
-            return None
+            raise NotTheDocument("no agent.memory.content list")
         name = agent.get("name") if isinstance(agent, dict) else None
         return [
             {"record": ENTRY_RECORD, "index": index, "agent": name, "entry": entry}

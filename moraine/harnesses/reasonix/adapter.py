@@ -18,7 +18,7 @@ from typing import Any
 from moraine.harnesses._shared.chat import chat_event, function_call, said, tool_calls
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.changed_sidecar import changed_sidecar
+from moraine.harnesses._shared.sidecar import changed_sidecar
 from moraine.harnesses._shared.text import parts_text
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, parse_json_string, parse_timestamp

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._cline.locations import task_locations
+from moraine.harnesses._shared.cline_family.locations import task_locations
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

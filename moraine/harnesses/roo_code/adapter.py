@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._cline.adapter import ClineFamilyAdapter
+from moraine.harnesses._shared.cline_family.adapter import ClineFamilyAdapter
 
 __all__ = ["RooCodeAdapter"]
 

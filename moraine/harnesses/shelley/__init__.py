@@ -1,6 +1,6 @@
 """Shelley: a coding agent with a web UI, its conversations in one SQLite store under ``~/.config/shelley``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

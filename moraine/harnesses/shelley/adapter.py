@@ -3,7 +3,7 @@
 Snapshots come from ``reader.ShelleyReader``. A message's ``llm_data`` is ``{Role, Content: [{Type, Text, Thinking,
 ToolName, ToolInput, ToolUseID, ToolError, ToolResult: [content]}]}`` with numbered content types: 2 text, 3
 thinking, 4 redacted thinking, 5 tool use, 6 tool result, 7 server tool use, 8 web search result. They are read as
-content blocks (``moraine.harnesses._shared.blocks``) under the message's type (user, agent = assistant, tool = its
+content blocks (``moraine.harnesses._shared.content_blocks``) under the message's type (user, agent = assistant, tool = its
 results); ``usage_data`` (``input_tokens``, ``output_tokens``, cache counts, ``model``) is the call's usage.
 """
 
@@ -17,9 +17,9 @@ from moraine.harnesses._shared.content_blocks import Blocks, message_events
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.snapshot import Conversation, read_new_messages
-from moraine.harnesses._shared.call_usage import UsageKeys, attach_usage, token_usage
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.base import StreamContext
-from moraine.harnesses._shared.fields import as_dict, as_list, as_str, read_timestamp
+from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, read_timestamp
 from moraine.ingest.model import Emitted
 
 __all__ = ["ShelleyAdapter"]
@@ -53,7 +53,7 @@ def _message(
 
 def _block(content: dict[str, Any]) -> dict[str, Any]:
     """Return a Shelley content object as an Anthropic-style block (unknown types are left unread)."""
-    kind = _KINDS.get(content.get("Type"), "unknown")
+    kind = _KINDS.get(as_int(content.get("Type")) or 0, "unknown")
     if kind == "tool_result":
         texts = [as_str(as_dict(r).get("Text")) or "" for r in as_list(content.get("ToolResult"))]
         result = "\n".join(t for t in texts if t)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._vscode import product_locations
+from moraine.harnesses._shared.vscode import product_locations
 from moraine.harnesses.declaration import Harness
 
 _PRODUCTS = (("", "Trae"), ("-cn", "Trae CN"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moraine.harnesses._snapshot import Said, said_events, take_new
+from moraine.harnesses._shared.snapshot import Said, said_events, take_new
 from moraine.harnesses.trae.reader import SESSIONS_RECORD
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import TaggedAdapter

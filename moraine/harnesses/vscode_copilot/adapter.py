@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from moraine.harnesses._vscode import file_uri_path
+from moraine.harnesses._shared.vscode import file_uri_path
 from moraine.harnesses.vscode_copilot.reader import REQUEST_RECORD
 from moraine.harnesses._shared.events import RecordEvents, mark_final_answer
 from moraine.harnesses._shared.memory import changed

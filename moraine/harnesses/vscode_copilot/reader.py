@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from moraine.harnesses._vscode import workspace_folder
+from moraine.harnesses._shared.vscode import workspace_folder
 from moraine.harnesses.vscode_copilot.oplog import replay
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
@@ -50,7 +50,7 @@ class VscodeChatReader(SettlingReader):
         if path.suffix == ".json" and path.with_suffix(".jsonl").is_file():
             return
         loaded = load_whole(path, MAX_FILE_BYTES, _load, "a chat session")
-        if loaded.gone:
+        if loaded.stat is None:  # the file is gone (load_whole names no problem without a stat)
             return
         if loaded.problem is not None:
             yield from self._problem(path, loaded.stat, loaded.problem, offset, line_no)

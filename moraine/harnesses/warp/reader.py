@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from moraine.harnesses._shared.snapshot_reader import SnapshotPoller
+from moraine.harnesses._shared.snapshot_poller import SnapshotPoller
 
 __all__ = ["CONVERSATION_RECORD", "WarpReader"]
 

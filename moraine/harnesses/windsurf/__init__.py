@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._vscode import user_location
+from moraine.harnesses._shared.vscode import user_location
 from moraine.harnesses.declaration import Harness
 
 HARNESS = Harness(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from moraine.harnesses._snapshot import Said, said_events, take_new
+from moraine.harnesses._shared.snapshot import Said, said_events, take_new
 from moraine.harnesses.vscode_copilot.adapter import chat_request
 from moraine.harnesses.windsurf.reader import CHATDATA_RECORD
 from moraine.harnesses._shared.memory import changed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._vscode_state import ItemTableReader
+from moraine.harnesses._shared.vscode_state import ItemTableReader
 
 __all__ = ["CHATDATA_RECORD", "WindsurfChatReader"]
 

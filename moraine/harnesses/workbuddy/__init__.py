@@ -1,6 +1,6 @@
 """WorkBuddy (Tencent's coding agent): transcripts under ``~/.workbuddy/projects/<project>/``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 __all__ = ["HARNESS"]

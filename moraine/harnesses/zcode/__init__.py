@@ -1,6 +1,6 @@
 """ZCode: a terminal coding agent, its sessions in one SQLite store under ``~/.zcode/cli/db``."""
 
-from moraine.harnesses._locations import in_home
+from moraine.harnesses._shared.locations import in_home
 from moraine.harnesses.declaration import Harness
 
 READS = (

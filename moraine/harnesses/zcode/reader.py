@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from moraine.harnesses._shared.snapshot_reader import SnapshotPoller, Unreadable, change_us
+from moraine.harnesses._shared.snapshot_poller import SnapshotPoller, Unreadable, change_us
 from moraine.harnesses._shared.sqlite import table_columns
 
 __all__ = ["SESSION_RECORD", "ZCodeReader"]

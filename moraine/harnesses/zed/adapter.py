@@ -58,7 +58,8 @@ def _thread(data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     ready = len(messages)
     if data.get("settled") is False:  # the last message may still be streaming: it waits
         ready = max((i for i, said in enumerate(messages) if said is not None), default=0)
-    emitted = known.get("emitted") if isinstance(known.get("emitted"), int) else 0
+    stored = known.get("emitted")
+    emitted = stored if isinstance(stored, int) else 0
     base = RecordEvents(session, timestamp, cwd, provenance={"thread_updated_at": thread.get("updated_at")})
     for said in messages[emitted:ready]:
         if said is not None:

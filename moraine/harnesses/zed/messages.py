@@ -52,10 +52,10 @@ def thread_messages(document: dict[str, Any]) -> list[Said | None]:
                 )  # the first reply to it gets the request's usage
             out.append(said)
         elif isinstance(item, dict) and isinstance(item.get("role"), str):
-            said = _legacy(item)
-            if said is not None and isinstance(usage, list) and index < len(usage):
-                said.usage = as_dict(usage[index]) or None
-            out.append(said)
+            legacy = _legacy(item)
+            if legacy is not None and isinstance(usage, list) and index < len(usage):
+                legacy.usage = as_dict(usage[index]) or None
+            out.append(legacy)
         else:
             out.append(None)
     return out

@@ -6,13 +6,13 @@ from pathlib import Path
 
 from moraine.harnesses.aider.markdown_reader import AiderMarkdownReader
 from moraine.ingest.model import EventType, SessionInfo
-from tests.harnesses.harness_records import assert_reported_then_read, events_of, normalize_data, normalized
+from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 HISTORY = Path(__file__).parent / "home" / "src" / "apiary" / ".aider.chat.history.md"
 
 
 def _items() -> list:
-    return normalized("aider", "aider_markdown", HISTORY)
+    return emitted("aider", "aider_markdown", HISTORY)
 
 
 def test_each_run_header_is_a_session_started_at_its_time_in_the_repository() -> None:
@@ -27,7 +27,7 @@ def test_each_run_header_is_a_session_started_at_its_time_in_the_repository() ->
 
 def test_prompts_open_turns_and_every_reply_is_a_final_answer_with_the_main_model() -> None:
     items = _items()
-    prompts = events_of(items, EventType.USER_INPUT)
+    prompts = events(items, EventType.USER_INPUT)
     assert [p.text for p in prompts] == [
         "swarm alert fires nightly on a stable hive aiderswarmkeyword",
         "/run pytest -q tests/test_alerts.py",
@@ -35,7 +35,7 @@ def test_prompts_open_turns_and_every_reply_is_a_final_answer_with_the_main_mode
         "what does the queen excluder sensor report when the frame is missing?",
     ]
     assert all(p.starts_turn for p in prompts)
-    replies = events_of(items, EventType.ASSISTANT_RESPONSE)
+    replies = events(items, EventType.ASSISTANT_RESPONSE)
     assert [r.is_final_answer for r in replies] == [True, True, True]
     assert {r.model for r in replies} == {"anthropic/claude-sonnet-4-20250514"}
     assert "<<<<<<< SEARCH" in replies[0].text
@@ -43,20 +43,20 @@ def test_prompts_open_turns_and_every_reply_is_a_final_answer_with_the_main_mode
 
 def test_applied_edits_created_files_and_run_commands_become_tool_calls_with_responses() -> None:
     items = _items()
-    calls = events_of(items, EventType.TOOL_CALL)
+    calls = events(items, EventType.TOOL_CALL)
     assert [(c.tool_name, c.arguments) for c in calls] == [
         ("edit", {"path": "hive/alerts.py"}),
         ("shell", {"command": "pytest -q tests/test_alerts.py"}),
         ("write", {"path": "CHANGELOG.md"}),
         ("edit", {"path": "CHANGELOG.md"}),
     ]
-    responses = {r.tool_call_id: r for r in events_of(items, EventType.TOOL_RESPONSE)}
+    responses = {r.tool_call_id: r for r in events(items, EventType.TOOL_RESPONSE)}
     assert set(responses) == {c.tool_call_id for c in calls}
     assert "4 passed in 0.31s" in responses[calls[1].tool_call_id].text
 
 
 def test_token_reports_give_the_usage_of_the_reply_before_them() -> None:
-    usage = [e.usage for e in events_of(_items(), EventType.RUNTIME)]
+    usage = [e.usage for e in events(_items(), EventType.RUNTIME)]
     assert [(u.input, u.output, u.cache_read) for u in usage if u] == [
         (5200, 214, 1100),
         (5600, 96, None),

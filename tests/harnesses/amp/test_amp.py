@@ -7,14 +7,14 @@ from pathlib import Path
 
 from moraine.harnesses.amp.thread_reader import AmpThreadReader
 from moraine.ingest.model import EventType, IngestError, SessionInfo
-from tests.harnesses.harness_records import assert_reported_then_read, events_of, normalize_data, normalized
+from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 THREAD = Path(__file__).parent / "home/.local/share/amp/threads/T-4c2a9e71-8d3b-4f05-a6e2-91b7c0d5e3f8.json"
 SESSION = "T-4c2a9e71-8d3b-4f05-a6e2-91b7c0d5e3f8"
 
 
 def test_the_thread_gives_title_tree_and_creation_time() -> None:
-    infos = [i for i in normalized("amp", "amp_thread", THREAD) if isinstance(i, SessionInfo)]
+    infos = [i for i in emitted("amp", "amp_thread", THREAD) if isinstance(i, SessionInfo)]
     assert [(i.session, i.title, i.cwd) for i in infos] == [
         (SESSION, "Sourdough starter feeding reminder", "/home/dev/projects/bakery")
     ]
@@ -22,27 +22,27 @@ def test_the_thread_gives_title_tree_and_creation_time() -> None:
 
 
 def test_tool_uses_and_amp_run_results_are_linked_and_usage_is_per_message() -> None:
-    items = normalized("amp", "amp_thread", THREAD)
+    items = emitted("amp", "amp_thread", THREAD)
     assert not [i for i in items if isinstance(i, IngestError)]
-    calls = events_of(items, EventType.TOOL_CALL)
+    calls = events(items, EventType.TOOL_CALL)
     assert [(c.tool_name, c.tool_call_id, c.model) for c in calls] == [
         ("Bash", "toolu_amp1", "claude-sonnet-4-20250514"),
         ("edit_file", "toolu_amp2", "claude-sonnet-4-20250514"),
     ]
-    responses = events_of(items, EventType.TOOL_RESPONSE)
+    responses = events(items, EventType.TOOL_RESPONSE)
     assert [(r.tool_name, r.tool_call_id, r.tool_error) for r in responses] == [
         ("Bash", "toolu_amp1", False),
         ("edit_file", "toolu_amp2", False),
     ]
     assert responses[0].text == "reminders/schedule.py:22:def next_feeding(starter, now):"
     assert responses[1].text.startswith("@@ -22 +22 @@")
-    usage = [e.usage for e in events_of(items) if e.usage]
+    usage = [e.usage for e in events(items) if e.usage]
     assert [(u.input, u.output, u.cache_read, u.cache_write) for u in usage] == [
         (12, 164, 0, 8120),
         (8, 121, 8120, 310),
         (6, 38, 8430, 0),
     ]
-    final = [a for a in events_of(items, EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
+    final = [a for a in events(items, EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
     assert [a.text[:20] for a in final] == ["The interval now fol"]
 
 

@@ -6,7 +6,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from harnesses.harness_read import events, normalize_file
+from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.antigravity.adapter import AntigravityAdapter
 from moraine.harnesses.antigravity.reader import AntigravityReader

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harnesses.harness_read import events, normalize_file
+from tests.harnesses.run import events, normalize_file
 
-from moraine.harnesses._export import ExportReader
+from moraine.harnesses._shared.export import ExportReader
 from moraine.harnesses.chatgpt.adapter import ChatGptAdapter
 from moraine.ingest.model import IngestError, SessionInfo
 

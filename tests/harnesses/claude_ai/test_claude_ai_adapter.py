@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harnesses.harness_read import events, normalize_file
+from tests.harnesses.run import events, normalize_file
 
-from moraine.harnesses._export import ExportReader
+from moraine.harnesses._shared.export import ExportReader
 from moraine.harnesses.claude_ai.adapter import ClaudeAiAdapter
 from moraine.ingest.model import EventType, IngestError, SessionInfo, TerminalKind
 

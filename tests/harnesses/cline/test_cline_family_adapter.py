@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harnesses.harness_run import emitted, events, normalize, read_items
-from moraine.harnesses._cline.reader import ClineTaskReader
+from tests.harnesses.run import emitted, events, normalize, read_items
+from moraine.harnesses._shared.cline_family.reader import ClineTaskReader
 from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TokenUsage
 
 HARNESSES = Path(__file__).resolve().parents[1]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.harnesses.home import build_database, holding_lock
+from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
 from moraine.harnesses.cursor.adapter import CursorAdapter
@@ -21,31 +21,19 @@ NOW = 1780300090.0 + 3600  # an hour after the last update: every chat is settle
 
 
 def build(path: Path, journal: str = "wal") -> Path:
-    connection = sqlite3.connect(path)
-    connection.execute(f"PRAGMA journal_mode={journal}")
-    connection.executescript(SQL.read_text(encoding="utf-8"))
-    connection.commit()
-    connection.close()
-    return path
-
-
-def read_all(reader: CursorSqliteReader, path: Path, offset: int = 0):
-    items = list(reader.read(path, offset, 0))
-    records = [i.record if i.record is not None else i.error for i in items]
-    end = items[-1].end if items else offset
-    return records, end
+    return build_database(SQL, path, journal)
 
 
 def test_cursor_store_matches_golden(tmp_path: Path) -> None:
     db = build(tmp_path / "state.vscdb")
-    records, _ = read_all(CursorSqliteReader(clock=lambda: NOW), db)
+    records, _ = read_items(CursorSqliteReader(clock=lambda: NOW), db)
     items, _ = run_adapter(CursorAdapter(), records, db, "cursor-sqlite")
     assert_golden(items, HERE / "expected/state_vscdb.golden.json")
 
 
 def test_composer_title_and_turn_end_marker_are_used(tmp_path: Path) -> None:
     db = build(tmp_path / "state.vscdb")
-    records, _ = read_all(CursorSqliteReader(clock=lambda: NOW), db)
+    records, _ = read_items(CursorSqliteReader(clock=lambda: NOW), db)
     items, _ = run_adapter(CursorAdapter(), records, db, "cursor-sqlite")
     info = next(i for i in items if i["item"] == "session_info" and i["session"] == COMPOSER)
     assert (info["title"], info["summary"], info["cwd"]) == (
@@ -62,7 +50,7 @@ def test_repolling_emits_only_new_bubbles_and_waits_for_the_one_being_written(tm
     db = build(tmp_path / "state.vscdb")
     clock = [NOW]
     reader = CursorSqliteReader(clock=lambda: clock[0])
-    records, end = read_all(reader, db)
+    records, end = read_items(reader, db)
     first, state = run_adapter(CursorAdapter(), records, db, "cursor-sqlite")
     # The chat goes on: a new user bubble is answered while Cursor is still writing the answer.
     writer = sqlite3.connect(db)
@@ -83,7 +71,7 @@ def test_repolling_emits_only_new_bubbles_and_waits_for_the_one_being_written(tm
     )
     writer.commit()
     clock[0] = 1780300200.0 + 1  # one second after the update: the last bubble is still being written
-    records, end2 = read_all(reader, db, end)
+    records, end2 = read_items(reader, db, end)
     second, state = run_adapter(CursorAdapter(), records, db, "cursor-sqlite", state)
     assert [e["text"] for e in events(second)] == ["Round to one decimal."]
     assert end2 == 1780300200000
@@ -97,7 +85,7 @@ def test_repolling_emits_only_new_bubbles_and_waits_for_the_one_being_written(tm
     )
     writer.commit()
     writer.close()
-    records, _ = read_all(reader, db, end2)
+    records, _ = read_items(reader, db, end2)
     third, _ = run_adapter(CursorAdapter(), records, db, "cursor-sqlite", state)
     assert [(e["text"], e["is_final_answer"]) for e in events(third)] == [
         ("Rounding to one decimal now.", True)
@@ -105,45 +93,25 @@ def test_repolling_emits_only_new_bubbles_and_waits_for_the_one_being_written(tm
     assert len(events(first)) == 10
 
 
-_HOLD_LOCK = """
-import sqlite3, sys
-
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
+_WRITES = """
 c.execute("INSERT INTO cursorDiskKV VALUES ('composerData:abc00000-0000-4000-8000-000000000001', "
           "'{\\"name\\":\\"Locked chat\\",\\"status\\":\\"completed\\",\\"lastUpdatedAt\\":1780400000000,"
           "\\"fullConversationHeadersOnly\\":[{\\"bubbleId\\":\\"x\\",\\"type\\":1}]}')")
 c.execute("INSERT INTO cursorDiskKV VALUES ('bubbleId:abc00000-0000-4000-8000-000000000001:x', "
           "'{\\"type\\":1,\\"text\\":\\"written under lock\\"}')")
-print("locked", flush=True)
-sys.stdin.readline()
-c.execute("COMMIT")
-print("committed", flush=True)
-sys.stdin.readline()
 """
 
 
 def test_locked_database_mid_write_yields_nothing_then_every_row_once_committed(tmp_path: Path) -> None:
     db = build(tmp_path / "state.vscdb", journal="delete")
     reader = CursorSqliteReader(clock=lambda: 1780400000.0 + 3600)
-    records, end = read_all(reader, db)
+    records, end = read_items(reader, db)
     baseline = len(records)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert holder.stdout is not None and holder.stdin is not None
-        assert holder.stdout.readline().strip() == "locked"
-        during, end_during = read_all(reader, db, end)
+    with holding_lock(db, _WRITES) as commit:
+        during, end_during = read_items(reader, db, end)
         assert during == [] and end_during == end  # locked: nothing read, position kept, no exception
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
-        after, _ = read_all(reader, db, end)
-    finally:
-        holder.stdin.write("\n") if holder.stdin else None
-        holder.stdin.close() if holder.stdin else None
-        holder.wait(timeout=30)
+        commit()
+        after, _ = read_items(reader, db, end)
     items, _ = run_adapter(CursorAdapter(), after, db, "cursor-sqlite")
     assert "written under lock" in [e["text"] for e in events(items)]
     assert baseline > 0
@@ -156,7 +124,7 @@ def test_schema_drift_is_reported_once_and_never_crashes(tmp_path: Path) -> None
     connection.commit()
     connection.close()
     reader = CursorSqliteReader()
-    first, _ = read_all(reader, db)
-    second, _ = read_all(reader, db)
+    first, _ = read_items(reader, db)
+    second, _ = read_items(reader, db)
     assert [type(r) for r in first] == [IngestError] and first[0].reason == "schema_drift"
     assert second == []

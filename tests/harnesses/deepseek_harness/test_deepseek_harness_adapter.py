@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from fixtures.harness_homes import HARNESS_TESTS, errors, normalized, read_cleanly, responses
+from tests.harnesses.home import HARNESS_TESTS
+from tests.harnesses.run import errors, normalized, read_cleanly, responses
 
 from moraine.ingest.model import EventType, SessionInfo, TerminalKind, TokenUsage
 

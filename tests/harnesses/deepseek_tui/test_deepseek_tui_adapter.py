@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fixtures.harness_homes import HARNESS_TESTS, errors, events, normalized, read_cleanly
+from tests.harnesses.home import HARNESS_TESTS
+from tests.harnesses.run import errors, events, normalized, read_cleanly
 
 from moraine.harnesses.deepseek_tui.reader import DeepSeekTuiReader
 from moraine.ingest.model import EventType

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from fixtures.corpus.builder import scratch_store
-from fixtures.harness_homes import HARNESS_TESTS, search
+from tests.harnesses.home import HARNESS_TESTS, search
 
 from moraine.config import SourceConfig
 from moraine.ingest.pipeline import Ingestor

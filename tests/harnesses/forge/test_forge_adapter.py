@@ -6,13 +6,14 @@ import json
 import sqlite3
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, errors, events, normalized, read_cleanly, responses
+from tests.harnesses.home import build_home
+from tests.harnesses.run import errors, events, normalized, read_cleanly, responses
 
 from moraine.ingest.model import Event, EventType, TerminalKind, TokenUsage
 
 
 def _store(tmp_path: Path) -> Path:
-    return build_home(["forge"], tmp_path) / ".forge" / ".forge.db"
+    return build_home(tmp_path, ["forge"]) / ".forge" / ".forge.db"
 
 
 def test_a_conversation_reads_as_title_cwd_messages_calls_and_usage(tmp_path: Path) -> None:

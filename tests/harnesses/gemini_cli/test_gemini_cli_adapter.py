@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harnesses.harness_read import events, normalize_file
+from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.gemini_cli.adapter import GeminiCliAdapter
 from moraine.harnesses.gemini_cli.reader import GeminiChatReader

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.harnesses.harness_records import events_of, normalize_data, normalized, sqlite_from_dump
+from tests.harnesses.home import build_database
+from tests.harnesses.run import emitted, events, normalize_data
 
 from moraine.ingest.adapters import reader_for
 from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
@@ -15,24 +16,24 @@ LEGACY = SESSIONS / "20250612_143000.jsonl"
 
 
 def _store(tmp_path: Path) -> list[Emitted]:
-    database = sqlite_from_dump(SESSIONS / "sessions.db.sql", tmp_path / "sessions.db")
-    return normalized("goose", "goose_sqlite", database, "goose-sqlite")
+    database = build_database(SESSIONS / "sessions.db.sql", tmp_path / "sessions.db")
+    return emitted("goose", "goose_sqlite", database, "goose-sqlite")
 
 
 def test_a_legacy_session_file_gives_its_description_as_title_and_its_name_as_session() -> None:
-    items = normalized("goose", "jsonl", LEGACY)
+    items = emitted("goose", "jsonl", LEGACY)
     infos = [i for i in items if isinstance(i, SessionInfo)]
     assert [(i.session, i.title, i.cwd) for i in infos] == [
         ("20250612_143000", "Hive scale drift", "/home/dev/projects/beehive")
     ]
     assert not [i for i in items if isinstance(i, IngestError)]
-    assert {e.session for e in events_of(items)} == {"20250612_143000"}
+    assert {e.session for e in events(items)} == {"20250612_143000"}
 
 
 def test_legacy_tool_requests_and_responses_are_linked_by_call_id_and_named() -> None:
-    items = normalized("goose", "jsonl", LEGACY)
-    calls = events_of(items, EventType.TOOL_CALL)
-    responses = events_of(items, EventType.TOOL_RESPONSE)
+    items = emitted("goose", "jsonl", LEGACY)
+    calls = events(items, EventType.TOOL_CALL)
+    responses = events(items, EventType.TOOL_RESPONSE)
     assert [(c.tool_name, c.tool_call_id) for c in calls] == [
         ("developer__shell", "toolu_01"),
         ("developer__text_editor", "toolu_02"),
@@ -46,10 +47,10 @@ def test_legacy_tool_requests_and_responses_are_linked_by_call_id_and_named() ->
 
 
 def test_only_the_prompt_opens_a_turn_and_the_last_text_is_the_final_answer() -> None:
-    items = normalized("goose", "jsonl", LEGACY)
-    users = events_of(items, EventType.USER_INPUT)
+    items = emitted("goose", "jsonl", LEGACY)
+    users = events(items, EventType.USER_INPUT)
     assert [u.starts_turn for u in users] == [True]
-    answers = events_of(items, EventType.ASSISTANT_RESPONSE)
+    answers = events(items, EventType.ASSISTANT_RESPONSE)
     assert [a.is_final_answer for a in answers] == [False, True]
     assert answers[-1].terminal_kind is TerminalKind.FINAL_RESPONSE
 
@@ -71,27 +72,27 @@ def test_the_store_announces_the_session_with_name_model_cwd_and_start(tmp_path:
 def test_the_store_reads_thinking_errors_and_leaves_hidden_context_out(tmp_path: Path) -> None:
     items = _store(tmp_path)
     assert not [i for i in items if isinstance(i, IngestError)]
-    reasoning = events_of(items, EventType.REASONING)
+    reasoning = events(items, EventType.REASONING)
     assert [r.text[:20] for r in reasoning] == ["The segment list is "]
-    assert all("Context: the working directory" not in e.text for e in events_of(items))
-    failed = [r for r in events_of(items, EventType.TOOL_RESPONSE) if r.tool_error]
+    assert all("Context: the working directory" not in e.text for e in events(items))
+    failed = [r for r in events(items, EventType.TOOL_RESPONSE) if r.tool_error]
     assert [(r.tool_name, r.tool_call_id) for r in failed] == [("developer__shell", "call_test")]
     assert "exit code 1" in failed[0].text
-    assert {e.model for e in events_of(items, EventType.TOOL_CALL)} == {"claude-sonnet-4-5"}
-    final = [a for a in events_of(items, EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
+    assert {e.model for e in events(items, EventType.TOOL_CALL)} == {"claude-sonnet-4-5"}
+    final = [a for a in events(items, EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
     assert len(final) == 1 and final[0].text.startswith("Added the slow cool segment")
 
 
 def test_a_store_row_with_broken_content_is_reported_and_the_rest_is_read(tmp_path: Path) -> None:
-    database = sqlite_from_dump(SESSIONS / "sessions.db.sql", tmp_path / "sessions.db")
+    database = build_database(SESSIONS / "sessions.db.sql", tmp_path / "sessions.db")
     connection = sqlite3.connect(database)
     connection.execute("UPDATE messages SET content_json = '[{broken' WHERE message_id = 'm3'")
     connection.commit()
     connection.close()
-    items = normalized("goose", "goose_sqlite", database, "goose-sqlite")
+    items = emitted("goose", "goose_sqlite", database, "goose-sqlite")
     errors = [i for i in items if isinstance(i, IngestError)]
     assert [e.reason for e in errors] == ["malformed_row"]
-    assert len(events_of(items, EventType.TOOL_CALL)) == 3
+    assert len(events(items, EventType.TOOL_CALL)) == 3
 
 
 def test_a_store_without_the_messages_table_is_reported_once(tmp_path: Path) -> None:
@@ -129,4 +130,4 @@ def test_malformed_goose_records_become_ingest_errors_not_crashes(tmp_path: Path
         "timestamp_parse_error",
         "malformed_record",
     ]
-    assert [e.text for e in events_of(items)] == ["still read"]
+    assert [e.text for e in events(items)] == ["still read"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from moraine.ingest.model import EventType, IngestError, SessionInfo
-from tests.harnesses.harness_records import assert_reported_then_read, events_of, normalize_data, normalized
+from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 LOG = (
     Path(__file__).parent
@@ -15,7 +15,7 @@ SESSION = "2025-08-19-lighthouse-blink-pattern"
 
 
 def _items() -> list:
-    return normalized("gptme", "jsonl", LOG)
+    return emitted("gptme", "jsonl", LOG)
 
 
 def test_the_folder_names_the_session_and_replies_name_the_model() -> None:
@@ -30,7 +30,7 @@ def test_the_folder_names_the_session_and_replies_name_the_model() -> None:
 
 def test_fenced_tool_blocks_are_calls_answered_by_the_following_outputs() -> None:
     items = _items()
-    calls = events_of(items, EventType.TOOL_CALL)
+    calls = events(items, EventType.TOOL_CALL)
     assert [(c.tool_name, c.arguments) for c in calls] == [
         ("shell", {"command": "cat /home/dev/projects/beacon/beacon/blink.py"}),
         (
@@ -41,22 +41,22 @@ def test_fenced_tool_blocks_are_calls_answered_by_the_following_outputs() -> Non
             },
         ),
     ]
-    responses = events_of(items, EventType.TOOL_RESPONSE)
+    responses = events(items, EventType.TOOL_RESPONSE)
     assert [(r.tool_name, r.tool_call_id) for r in responses] == [
         (c.tool_name, c.tool_call_id) for c in calls
     ]
-    assert [s.provenance for s in events_of(items, EventType.SYSTEM)] == [{"hidden": True}]
+    assert [s.provenance for s in events(items, EventType.SYSTEM)] == [{"hidden": True}]
 
 
 def test_usage_is_per_reply_and_the_reply_without_tools_is_the_answer() -> None:
     items = _items()
-    usage = [e.usage for e in events_of(items) if e.usage]
+    usage = [e.usage for e in events(items) if e.usage]
     assert [(u.input, u.output, u.cache_read, u.cache_write) for u in usage] == [
         (2410, 58, 0, 2380),
         (96, 112, 2380, 0),
         (40, 31, 2476, 0),
     ]
-    answers = events_of(items, EventType.ASSISTANT_RESPONSE)
+    answers = events(items, EventType.ASSISTANT_RESPONSE)
     assert [a.is_final_answer for a in answers] == [False, False, True]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harnesses.harness_read import events, normalize_file
+from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.grok.adapter import GrokAdapter
 from moraine.ingest.model import EventType, IngestError, SessionInfo

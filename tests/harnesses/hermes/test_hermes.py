@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+from tests.harnesses.home import search
 from tests.harnesses.adapter_goldens import assert_golden, events, jsonl_records, run_adapter
 
 from moraine.harnesses.hermes.adapter import HermesAdapter
@@ -85,21 +86,7 @@ def test_finish_reasons_and_trajectory_completion_end_turns() -> None:
 
 
 def _hits(store, word: str) -> int:
-    from handlers.search_sessions import search_data
-    from moraine.store.reads.search import Bm25
-
-    data = search_data(
-        store,
-        query=word,
-        within_id=None,
-        event_types=["user_input", "assistant_response"],
-        harness="hermes",
-        source="hermes",
-        n_hits=10,
-        bm25=Bm25(),
-        snippet_chars=100,
-    )
-    return int(data["result_count"])
+    return len(search(store, word, "hermes", "hermes"))
 
 
 def test_pipeline_ingests_each_message_of_a_rewritten_session_file_exactly_once(

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, read_cleanly
+from tests.harnesses.home import build_home
+from tests.harnesses.run import read_cleanly
 
 from moraine.ingest.model import EventType
 
 
 def test_a_write_call_and_the_stopping_answer(tmp_path: Path) -> None:
-    store = build_home(["icodemate"], tmp_path) / ".local/share/icodemate/icodemate.db"
+    store = build_home(tmp_path, ["icodemate"]) / ".local/share/icodemate/icodemate.db"
     info, said = read_cleanly("icodemate", store)
     assert info.title == "Bell ringer quiet hours"
     call = next(e for e in said if e.type is EventType.TOOL_CALL)

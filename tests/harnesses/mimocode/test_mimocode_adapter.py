@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, read_cleanly, responses
+from tests.harnesses.home import build_home
+from tests.harnesses.run import read_cleanly, responses
 
 from moraine.ingest.adapters import adapter_for
 from moraine.ingest.model import EventType
 
 
 def test_the_store_reads_as_parts_with_the_answer_ending_the_turn(tmp_path: Path) -> None:
-    store = build_home(["mimocode"], tmp_path) / ".local/share/mimocode/mimocode.db"
+    store = build_home(tmp_path, ["mimocode"]) / ".local/share/mimocode/mimocode.db"
     info, events = read_cleanly("mimocode", store)
     assert info.title == "Kite wind log units" and info.cwd == "/home/dev/kitelog"
     assert responses(events) == [("edit", "call_k1", False), ("bash", "call_k2", False)]

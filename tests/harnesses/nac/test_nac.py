@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.harnesses.home import build_database, holding_lock
+from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
 from moraine.harnesses.nac.adapter import NacAdapter
@@ -18,24 +18,12 @@ SQL = HOME / ".nac/store.db.sql"
 
 
 def build(path: Path, journal: str = "wal") -> Path:
-    connection = sqlite3.connect(path)
-    connection.execute(f"PRAGMA journal_mode={journal}")
-    connection.executescript(SQL.read_text(encoding="utf-8"))
-    connection.commit()
-    connection.close()
-    return path
-
-
-def read(reader: NacReader, path: Path, offset: int = 0):
-    items = list(reader.read(path, offset, 0))
-    return [i.record if i.record is not None else i.error for i in items], (
-        items[-1].end if items else offset
-    )
+    return build_database(SQL, path, journal)
 
 
 def normalized(tmp_path: Path) -> list[dict]:
     db = build(tmp_path / "store.db")
-    records, _ = read(NacReader(), db)
+    records, _ = read_items(NacReader(), db)
     return run_adapter(NacAdapter(), records, db, "nac")[0]
 
 
@@ -70,9 +58,9 @@ def test_workers_are_sessions_linked_to_their_parent_and_remote_rows_are_skipped
 def test_a_rewritten_session_and_new_episodes_emit_only_what_is_new(tmp_path: Path) -> None:
     db = build(tmp_path / "store.db")
     reader = NacReader()
-    records, end = read(reader, db)
+    records, end = read_items(reader, db)
     _, state = run_adapter(NacAdapter(), records, db, "nac")
-    again, end_again = read(reader, db, end)
+    again, end_again = read_items(reader, db, end)
     assert events(run_adapter(NacAdapter(), again, db, "nac", state)[0]) == []
     writer = sqlite3.connect(db)
     writer.execute(
@@ -86,46 +74,26 @@ def test_a_rewritten_session_and_new_episodes_emit_only_what_is_new(tmp_path: Pa
     )
     writer.commit()
     writer.close()
-    records, _ = read(reader, db, end_again)
+    records, _ = read_items(reader, db, end_again)
     texts = [e["text"] for e in events(run_adapter(NacAdapter(), records, db, "nac", state)[0])]
     assert texts == ["And the Cattleya?", "Mist it weekly.", "update plan", "plan updated"]
 
 
-_HOLD_LOCK = """
-import sqlite3, sys
-
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
+_WRITES = """
 c.execute("UPDATE sessions SET messages_json = json_insert(messages_json, '$[#]', json('{\\"role\\":\\"user\\","
           "\\"content\\":\\"typed under lock\\"}')), updated_at = '2026-07-21 00:00:00' WHERE session_id = 'nac-orchid'")
-print("locked", flush=True)
-sys.stdin.readline()
-c.execute("COMMIT")
-print("committed", flush=True)
-sys.stdin.readline()
 """
 
 
 def test_a_locked_store_is_retried_without_losing_rows(tmp_path: Path) -> None:
     db = build(tmp_path / "store.db", journal="delete")
     reader = NacReader()
-    records, end = read(reader, db)
+    records, end = read_items(reader, db)
     _, state = run_adapter(NacAdapter(), records, db, "nac")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdin is not None and holder.stdout is not None
-    try:
-        assert holder.stdout.readline().strip() == "locked"
-        assert read(reader, db, end) == ([], end)
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
-        records, _ = read(reader, db, end)
-    finally:
-        holder.stdin.write("\n")
-        holder.stdin.close()
-        holder.wait(timeout=30)
+    with holding_lock(db, _WRITES) as commit:
+        assert read_items(reader, db, end) == ([], end)
+        commit()
+        records, _ = read_items(reader, db, end)
     texts = [e["text"] for e in events(run_adapter(NacAdapter(), records, db, "nac", state)[0])]
     assert texts == ["typed under lock"]
 
@@ -137,5 +105,5 @@ def test_an_unknown_schema_is_reported_once(tmp_path: Path) -> None:
     connection.commit()
     connection.close()
     reader = NacReader()
-    assert [r.reason for r in read(reader, db)[0]] == ["schema_drift"]
-    assert read(reader, db)[0] == []
+    assert [r.reason for r in read_items(reader, db)[0]] == ["schema_drift"]
+    assert read_items(reader, db)[0] == []

@@ -10,13 +10,8 @@ import pytest
 
 from moraine.harnesses.omnigent.chat_reader import OmnigentChatReader
 from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
-from tests.harnesses.harness_records import (
-    assert_reported_then_read,
-    events_of,
-    normalize_data,
-    normalized,
-    sqlite_from_dump,
-)
+from tests.harnesses.home import build_database
+from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 DUMP = Path(__file__).parent / "home" / ".omnigent" / "chat.db.sql"
 ROOT, SCOUT = "0:conv_orchard01", "0:conv_scout02"
@@ -47,7 +42,7 @@ INSERT INTO conversation_items VALUES (X'02', X'0f1e2d3c4b5a69788796a5b4c3d2e1f0
 
 @pytest.fixture
 def database(tmp_path: Path) -> Path:
-    return sqlite_from_dump(DUMP, tmp_path / "chat.db")
+    return build_database(DUMP, tmp_path / "chat.db")
 
 
 def _of(items: list[Emitted], session: str) -> list[Emitted]:
@@ -55,7 +50,7 @@ def _of(items: list[Emitted], session: str) -> list[Emitted]:
 
 
 def test_conversations_give_title_workspace_model_and_parent(database: Path) -> None:
-    items = normalized("omnigent", "omnigent_sqlite", database)
+    items = emitted("omnigent", "omnigent_sqlite", database)
     assert not [i for i in items if isinstance(i, IngestError)]
     root = [i for i in _of(items, ROOT) if isinstance(i, SessionInfo)][0]
     assert (root.title, root.cwd, root.model) == (
@@ -69,25 +64,25 @@ def test_conversations_give_title_workspace_model_and_parent(database: Path) -> 
 
 
 def test_items_become_calls_outputs_reasoning_and_system_lines(database: Path) -> None:
-    items = _of(normalized("omnigent", "omnigent_sqlite", database), ROOT)
-    calls = events_of(items, EventType.TOOL_CALL)
+    items = _of(emitted("omnigent", "omnigent_sqlite", database), ROOT)
+    calls = events(items, EventType.TOOL_CALL)
     assert [(c.tool_name, c.tool_call_id) for c in calls] == [
         ("sys_os_shell", "toolu_o1"),
         ("sys_edit_file", "toolu_o2"),
     ]
     assert calls[1].arguments["path"] == "/home/dev/projects/orchard/irrigation/schedule.py"
-    responses = events_of(items, EventType.TOOL_RESPONSE)
+    responses = events(items, EventType.TOOL_RESPONSE)
     assert [(r.tool_name, r.tool_call_id) for r in responses] == [
         ("sys_os_shell", "toolu_o1"),
         ("sys_edit_file", "toolu_o2"),
     ]
-    assert [s.text for s in events_of(items, EventType.SYSTEM)] == [
+    assert [s.text for s in events(items, EventType.SYSTEM)] == [
         "Skill: always run the tests after an edit.",
         "[error] test runner timed out after 120 s",
     ]
-    assert [u.starts_turn for u in events_of(items, EventType.USER_INPUT)] == [True]
-    assert len(events_of(items, EventType.REASONING)) == 1
-    answers = events_of(items, EventType.ASSISTANT_RESPONSE)
+    assert [u.starts_turn for u in events(items, EventType.USER_INPUT)] == [True]
+    assert len(events(items, EventType.REASONING)) == 1
+    answers = events(items, EventType.ASSISTANT_RESPONSE)
     assert [(a.is_final_answer, a.terminal) for a in answers] == [(True, False)]
 
 
@@ -96,17 +91,17 @@ def test_the_blob_id_generation_is_read_with_coded_types_and_overrides(tmp_path:
     with sqlite3.connect(database) as connection:
         connection.executescript(BLOB_GENERATION)
     connection.close()
-    items = normalized("omnigent", "omnigent_sqlite", database)
+    items = emitted("omnigent", "omnigent_sqlite", database)
     session = "7:0f1e2d3c4b5a69788796a5b4c3d2e1f0"
     infos = [i for i in items if isinstance(i, SessionInfo)]
     assert [(i.session, i.title, i.cwd, i.model) for i in infos] == [
         (session, "Hive scale", "/home/dev/projects/hive", "gpt-5-codex")
     ]
-    assert [(e.type, e.text) for e in events_of(items)] == [
+    assert [(e.type, e.text) for e in events(items)] == [
         (EventType.USER_INPUT, "weigh the hive"),
         (EventType.SYSTEM, "[skill] calibrate"),
     ]
-    assert events_of(items)[0].timestamp is not None
+    assert events(items)[0].timestamp is not None
 
 
 def test_items_after_the_saved_position_only_and_a_broken_row_is_reported(database: Path) -> None:

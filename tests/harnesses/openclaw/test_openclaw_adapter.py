@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixtures.harness_homes import HARNESS_TESTS, errors, events, normalized
+from tests.harnesses.home import HARNESS_TESTS
+from tests.harnesses.run import errors, events, normalized
 
 from moraine.ingest.model import Event, EventType, SessionInfo, TerminalKind, TokenUsage
 

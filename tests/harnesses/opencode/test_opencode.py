@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 
+from tests.harnesses.home import build_database, holding_lock, search
+from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
 from moraine.harnesses.opencode.adapter import OpenCodeAdapter
@@ -20,24 +20,12 @@ LATER = 1781000090.0 + 3600
 
 
 def build(path: Path, journal: str = "wal") -> Path:
-    connection = sqlite3.connect(path)
-    connection.execute(f"PRAGMA journal_mode={journal}")
-    connection.executescript(SQL.read_text(encoding="utf-8"))
-    connection.commit()
-    connection.close()
-    return path
-
-
-def read(reader: OpenCodeReader, path: Path, offset: int = 0):
-    items = list(reader.read(path, offset, 0))
-    return [i.record if i.record is not None else i.error for i in items], (
-        items[-1].end if items else offset
-    )
+    return build_database(SQL, path, journal)
 
 
 def normalized(tmp_path: Path) -> list[dict]:
     db = build(tmp_path / "opencode.db")
-    records, _ = read(OpenCodeReader(clock=lambda: LATER), db)
+    records, _ = read_items(OpenCodeReader(clock=lambda: LATER), db)
     return run_adapter(OpenCodeAdapter(), records, db, "opencode")[0]
 
 
@@ -64,7 +52,7 @@ def test_parts_of_a_message_still_streaming_wait_until_it_completes(tmp_path: Pa
     db = build(tmp_path / "opencode.db")
     clock = [LATER]
     reader = OpenCodeReader(clock=lambda: clock[0])
-    records, end = read(reader, db)
+    records, end = read_items(reader, db)
     _, state = run_adapter(OpenCodeAdapter(), records, db, "opencode")
     writer = sqlite3.connect(db)
     writer.execute(
@@ -77,7 +65,7 @@ def test_parts_of_a_message_still_streaming_wait_until_it_completes(tmp_path: Pa
     )
     writer.commit()
     clock[0] = 1781000100.0 + 1
-    waiting, end_waiting = read(reader, db, end)
+    waiting, end_waiting = read_items(reader, db, end)
     assert waiting == [] and end_waiting == end
     writer.execute(
         'UPDATE part SET data = \'{"type":"text","text":"Half a sentence, now whole."}\' WHERE id = \'prt_20\''
@@ -88,7 +76,7 @@ def test_parts_of_a_message_still_streaming_wait_until_it_completes(tmp_path: Pa
     )
     writer.commit()
     writer.close()
-    records, _ = read(reader, db, end)
+    records, _ = read_items(reader, db, end)
     items, _ = run_adapter(OpenCodeAdapter(), records, db, "opencode", state)
     assert [(e["text"], e["is_final_answer"]) for e in events(items)] == [
         ("Half a sentence, now whole.", True)
@@ -96,41 +84,21 @@ def test_parts_of_a_message_still_streaming_wait_until_it_completes(tmp_path: Pa
     assert not [i for i in items if i["item"] == "session_info"]  # title unchanged: not announced again
 
 
-_HOLD_LOCK = """
-import sqlite3, sys
-
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
+_WRITES = """
 c.execute("INSERT INTO part VALUES ('prt_30', 'msg_c1', 'ses_child001', 1781000030000, 1781000030000, "
           "'{\\"type\\":\\"text\\",\\"text\\":\\"typed while locked\\"}')")
-print("locked", flush=True)
-sys.stdin.readline()
-c.execute("COMMIT")
-print("committed", flush=True)
-sys.stdin.readline()
 """
 
 
 def test_a_database_locked_mid_write_is_retried_without_losing_rows(tmp_path: Path) -> None:
     db = build(tmp_path / "opencode.db", journal="delete")
     reader = OpenCodeReader(clock=lambda: LATER)
-    records, end = read(reader, db)
+    records, end = read_items(reader, db)
     assert records
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdin is not None and holder.stdout is not None
-    try:
-        assert holder.stdout.readline().strip() == "locked"
-        assert read(reader, db, end) == ([], end)
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
-        after, _ = read(reader, db, end)
-    finally:
-        holder.stdin.write("\n")
-        holder.stdin.close()
-        holder.wait(timeout=30)
+    with holding_lock(db, _WRITES) as commit:
+        assert read_items(reader, db, end) == ([], end)
+        commit()
+        after, _ = read_items(reader, db, end)
     texts = [e["text"] for e in events(run_adapter(OpenCodeAdapter(), after, db, "opencode")[0])]
     assert texts == ["typed while locked"]
 
@@ -142,48 +110,23 @@ def test_an_unknown_schema_is_reported_once(tmp_path: Path) -> None:
     connection.commit()
     connection.close()
     reader = OpenCodeReader()
-    first, _ = read(reader, db)
+    first, _ = read_items(reader, db)
     assert [r.reason for r in first] == ["schema_drift"]
-    assert read(reader, db)[0] == []
+    assert read_items(reader, db)[0] == []
 
 
 def _found(store, word: str) -> int:
-    from handlers.search_sessions import search_data
-    from moraine.store.reads.search import Bm25
-
-    data = search_data(
-        store,
-        query=word,
-        within_id=None,
-        event_types=["user_input", "assistant_response"],
-        harness="opencode",
-        source="opencode",
-        n_hits=10,
-        bm25=Bm25(),
-        snippet_chars=100,
-    )
-    return int(data["result_count"])
+    return len(search(store, word, "opencode", "opencode"))
 
 
 def test_ingest_of_a_database_locked_mid_write_neither_crashes_nor_loses_rows(store, tmp_path: Path) -> None:
     from moraine.ingest.pipeline import ingest_paths
 
     db = build(tmp_path / "opencode.db", journal="delete")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdin is not None and holder.stdout is not None
-    try:
-        assert holder.stdout.readline().strip() == "locked"
+    with holding_lock(db, _WRITES) as commit:
         ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
         assert _found(store, "opencodepumpkeyword") == 0  # locked: nothing readable yet, and no crash
-        holder.stdin.write("\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "committed"
-    finally:
-        holder.stdin.write("\n")
-        holder.stdin.close()
-        holder.wait(timeout=30)
+        commit()
     ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
     ingest_paths(store, [db], source="opencode", harness="opencode", format="opencode_sqlite")
     assert _found(store, "opencodepumpkeyword") == 1

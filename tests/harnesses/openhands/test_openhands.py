@@ -7,7 +7,7 @@ from pathlib import Path
 
 from moraine.harnesses.openhands.conversation_reader import OpenHandsConversationReader
 from moraine.ingest.model import EventType, IngestError, SessionInfo
-from tests.harnesses.harness_records import assert_reported_then_read, events_of, normalize_data, normalized
+from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 CONVERSATION = (
     Path(__file__).parent / "home" / ".openhands" / "conversations" / "5b1e9c0d2a7f4e63b8d41c9a0e7f3b26"
@@ -16,7 +16,7 @@ SESSION = "5b1e9c0d-2a7f-4e63-b8d4-1c9a0e7f3b26"
 
 
 def _items() -> list:
-    return normalized("openhands", "openhands_conversation", CONVERSATION / "base_state.json")
+    return emitted("openhands", "openhands_conversation", CONVERSATION / "base_state.json")
 
 
 def test_the_conversation_state_gives_session_model_and_workspace() -> None:
@@ -24,13 +24,13 @@ def test_the_conversation_state_gives_session_model_and_workspace() -> None:
     assert [(i.session, i.model, i.cwd) for i in items if isinstance(i, SessionInfo)] == [
         (SESSION, "anthropic/claude-sonnet-4-5-20250929", "/home/dev/projects/greenhouse")
     ]
-    assert {e.session for e in events_of(items)} == {SESSION}
+    assert {e.session for e in events(items)} == {SESSION}
     assert not [i for i in items if isinstance(i, IngestError)]
 
 
 def test_actions_and_observations_are_calls_and_responses_linked_by_call_id() -> None:
     items = _items()
-    calls = events_of(items, EventType.TOOL_CALL)
+    calls = events(items, EventType.TOOL_CALL)
     assert [(c.tool_name, c.tool_call_id) for c in calls] == [
         ("terminal", "toolu_01VentGrep"),
         ("file_editor", "toolu_02VentFix"),
@@ -38,7 +38,7 @@ def test_actions_and_observations_are_calls_and_responses_linked_by_call_id() ->
     ]
     assert calls[1].arguments["path"] == "/home/dev/projects/greenhouse/vents/controller.py"
     assert calls[0].provenance["summary"] == "Find the vent threshold comparison"
-    responses = events_of(items, EventType.TOOL_RESPONSE)
+    responses = events(items, EventType.TOOL_RESPONSE)
     assert [(r.tool_call_id, r.exit_code, r.tool_error) for r in responses] == [
         ("toolu_01VentGrep", 0, False),
         ("toolu_02VentFix", None, False),
@@ -48,11 +48,11 @@ def test_actions_and_observations_are_calls_and_responses_linked_by_call_id() ->
 
 def test_the_user_opens_the_turn_and_the_agent_message_is_its_final_answer() -> None:
     items = _items()
-    assert [u.starts_turn for u in events_of(items, EventType.USER_INPUT)] == [True]
-    answers = events_of(items, EventType.ASSISTANT_RESPONSE)
+    assert [u.starts_turn for u in events(items, EventType.USER_INPUT)] == [True]
+    answers = events(items, EventType.ASSISTANT_RESPONSE)
     assert [a.is_final_answer for a in answers] == [False, True]
     assert answers[0].text == "Let me find where the vent threshold is compared."
-    reasoning = events_of(items, EventType.REASONING)
+    reasoning = events(items, EventType.REASONING)
     assert [r.text[:23] for r in reasoning] == ["The comparison is proba", "The failing test uses 7"]
 
 

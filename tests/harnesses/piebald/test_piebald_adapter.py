@@ -5,14 +5,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, events, normalized, read_cleanly, responses
+from tests.harnesses.home import build_home
+from tests.harnesses.run import events, normalized, read_cleanly, responses
 
 from moraine.harnesses.piebald.reader import PiebaldReader
 from moraine.ingest.model import EventType, TokenUsage
 
 
 def _store(tmp_path: Path) -> Path:
-    return build_home(["piebald"], tmp_path) / ".local/share/piebald/app.db"
+    return build_home(tmp_path, ["piebald"]) / ".local/share/piebald/app.db"
 
 
 def test_a_chat_reads_text_nodes_thinking_tools_usage_and_skips_deleted_chats(tmp_path: Path) -> None:

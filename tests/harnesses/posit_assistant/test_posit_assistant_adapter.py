@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from fixtures.harness_homes import HARNESS_TESTS, read_cleanly, responses
+from tests.harnesses.home import HARNESS_TESTS
+from tests.harnesses.run import read_cleanly, responses
 
 from moraine.ingest.model import EventType, TokenUsage
 

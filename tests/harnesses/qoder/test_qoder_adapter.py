@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harnesses.harness_read import events, normalize_file
+from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.qoder.adapter import QoderAdapter
 from moraine.harnesses._shared.base import StreamContext

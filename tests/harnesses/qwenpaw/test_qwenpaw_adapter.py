@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from harnesses.harness_read import events, normalize_file
+from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.qwenpaw.adapter import QwenPawAdapter
 from moraine.harnesses.qwenpaw.reader import QwenPawSessionReader

@@ -6,7 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from fixtures.harness_homes import HARNESS_TESTS, normalized, read_cleanly, responses
+from tests.harnesses.home import HARNESS_TESTS
+from tests.harnesses.run import normalized, read_cleanly, responses
 
 from moraine.ingest.model import EventType, SessionInfo
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, read_cleanly, responses
+from tests.harnesses.home import build_home
+from tests.harnesses.run import read_cleanly, responses
 
 from moraine.ingest.model import EventType, TokenUsage
 
 
 def test_a_conversation_reads_thinking_calls_results_usage_and_the_answer(tmp_path: Path) -> None:
-    store = build_home(["shelley"], tmp_path) / ".config/shelley/shelley.db"
+    store = build_home(tmp_path, ["shelley"]) / ".config/shelley/shelley.db"
     info, said = read_cleanly("shelley", store)
     assert info.title == "greenhouse-fan-hysteresis" and info.cwd == "/home/dev/greenhouse"
     assert [e.type for e in said[:3]] == [EventType.USER_INPUT, EventType.REASONING, EventType.TOOL_CALL]

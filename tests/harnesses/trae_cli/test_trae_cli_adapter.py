@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harnesses.harness_run import emitted, events, normalize
+from tests.harnesses.run import emitted, events, normalize
 from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TokenUsage
 from moraine.resume import resume_command
 

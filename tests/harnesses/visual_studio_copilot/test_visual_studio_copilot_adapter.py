@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harnesses.harness_run import emitted, events, normalize
+from tests.harnesses.run import emitted, events, normalize
 from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TokenUsage
 
 TRACE = next((Path(__file__).resolve().parent / "home").rglob("*_VSGitHubCopilot_traces.jsonl"))

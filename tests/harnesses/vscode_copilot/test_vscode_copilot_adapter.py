@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harnesses.harness_run import emitted, events, normalize, read_items
-from harnesses.home_corpus import build_home
+from tests.harnesses.home import build_home
+from tests.harnesses.run import emitted, events, normalize, read_items
 from moraine.config import SourceConfig
 
 from moraine.harnesses.vscode_copilot.oplog import replay
@@ -72,7 +72,7 @@ def test_a_session_log_becomes_turns_with_reasoning_tools_an_edit_and_final_answ
 def test_an_old_snapshot_reads_like_a_log_with_its_workspace_and_the_session_index_title(
     tmp_path: Path,
 ) -> None:
-    home = build_home(["vscode_copilot"], tmp_path)
+    home = build_home(tmp_path, ["vscode_copilot"])
     snapshot = next(home.rglob("chatSessions/*.json"))
     items = emitted("vscode-copilot", "vscode_chat", snapshot)
     [answer] = events(items, type=EventType.ASSISTANT_RESPONSE)

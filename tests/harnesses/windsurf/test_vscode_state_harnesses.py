@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harnesses.harness_run import events, normalize, read_items
-from harnesses.home_corpus import build_home
+from tests.harnesses.home import build_home
+from tests.harnesses.run import events, normalize, read_items
 from moraine.harnesses.trae.reader import TraeSessionsReader
 from moraine.harnesses.windsurf.reader import WindsurfChatReader
 from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo
@@ -18,7 +18,7 @@ from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_home(["windsurf", "trae"], tmp_path_factory.mktemp("state-home"))
+    return build_home(tmp_path_factory.mktemp("state-home"), ["windsurf", "trae"])
 
 
 def _databases(home: Path, product: str) -> list[Path]:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from fixtures.harness_homes import build_home, events, normalized, read_cleanly, responses
+from tests.harnesses.home import build_home
+from tests.harnesses.run import events, normalized, read_cleanly, responses
 
 from moraine.harnesses.zcode.reader import ZCodeReader
 from moraine.ingest.model import EventType
 
 
 def _store(tmp_path: Path) -> Path:
-    return build_home(["zcode"], tmp_path) / ".zcode/cli/db/db.sqlite"
+    return build_home(tmp_path, ["zcode"]) / ".zcode/cli/db/db.sqlite"
 
 
 def test_blocks_and_tool_parts_read_as_calls_with_linked_results_and_a_final_answer(tmp_path: Path) -> None:

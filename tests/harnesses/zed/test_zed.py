@@ -11,13 +11,8 @@ from moraine.harnesses.zed.threads_reader import ZedThreadsReader
 from moraine.ingest.adapters import adapter_for
 from moraine.harnesses._shared.base import StreamContext
 from moraine.ingest.model import Emitted, EventType, SessionInfo
-from tests.harnesses.harness_records import (
-    assert_reported_then_read,
-    events_of,
-    normalize_data,
-    normalized,
-    sqlite_from_dump,
-)
+from tests.harnesses.home import build_database
+from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 DUMP = Path(__file__).parent / "home" / ".local" / "share" / "zed" / "threads" / "threads.db.sql"
 CURRENT = "7f0c2d9e-54b1-4d7a-9a63-2e8f1c0b4d55"
@@ -26,7 +21,7 @@ LEGACY = "3a9d6e21-0f4c-4b8e-8d1a-6c7b2f9e0a13"
 
 @pytest.fixture
 def database(tmp_path: Path) -> Path:
-    return sqlite_from_dump(DUMP, tmp_path / "threads.db")
+    return build_database(DUMP, tmp_path / "threads.db")
 
 
 def _of(items: list[Emitted], session: str) -> list[Emitted]:
@@ -34,7 +29,7 @@ def _of(items: list[Emitted], session: str) -> list[Emitted]:
 
 
 def test_a_compressed_current_thread_gives_title_folder_model_and_parentless_session(database: Path) -> None:
-    infos = [i for i in normalized("zed", "zed_threads", database) if isinstance(i, SessionInfo)]
+    infos = [i for i in emitted("zed", "zed_threads", database) if isinstance(i, SessionInfo)]
     assert [(i.session, i.title, i.cwd, i.model) for i in infos] == [
         (LEGACY, "Tide gauge offsets", None, "claude-3-7-sonnet-latest"),
         (CURRENT, "Aquaponics pump quiet hours", "/home/dev/projects/aquaponics", "claude-sonnet-4-5"),
@@ -45,28 +40,28 @@ def test_a_compressed_current_thread_gives_title_folder_model_and_parentless_ses
 
 
 def test_agent_tool_calls_get_their_results_and_folder_relative_paths_their_place(database: Path) -> None:
-    items = _of(normalized("zed", "zed_threads", database), CURRENT)
-    calls = events_of(items, EventType.TOOL_CALL)
+    items = _of(emitted("zed", "zed_threads", database), CURRENT)
+    calls = events(items, EventType.TOOL_CALL)
     assert [(c.tool_name, c.tool_call_id, c.cwd) for c in calls] == [
         ("read_file", "toolu_read1", "/home/dev/projects"),
         ("edit_file", "toolu_edit1", "/home/dev/projects"),
         ("terminal", "toolu_term1", "/home/dev/projects"),
     ]
-    responses = events_of(items, EventType.TOOL_RESPONSE)
+    responses = events(items, EventType.TOOL_RESPONSE)
     assert [(r.tool_name, r.tool_call_id, r.tool_error) for r in responses] == [
         ("read_file", "toolu_read1", False),
         ("edit_file", "toolu_edit1", False),
         ("terminal", "toolu_term1", True),
     ]
-    final = [a for a in events_of(items, EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
+    final = [a for a in events(items, EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
     assert [a.text[:20] for a in final] == ["The pump now skips 2"]
     usage = [e.usage for e in items if getattr(e, "usage", None)]
     assert [(u.input, u.output, u.cache_read, u.cache_write) for u in usage] == [(9400, 610, 4100, 1200)]
 
 
 def test_a_legacy_thread_reads_segments_tool_uses_and_results_on_the_user_side(database: Path) -> None:
-    items = _of(normalized("zed", "zed_threads", database), LEGACY)
-    assert [e.type for e in events_of(items)] == [
+    items = _of(emitted("zed", "zed_threads", database), LEGACY)
+    assert [e.type for e in events(items)] == [
         EventType.USER_INPUT,
         EventType.REASONING,
         EventType.ASSISTANT_RESPONSE,
@@ -74,9 +69,9 @@ def test_a_legacy_thread_reads_segments_tool_uses_and_results_on_the_user_side(d
         EventType.TOOL_RESPONSE,
         EventType.ASSISTANT_RESPONSE,
     ]
-    response = events_of(items, EventType.TOOL_RESPONSE)[0]
+    response = events(items, EventType.TOOL_RESPONSE)[0]
     assert (response.tool_name, response.tool_call_id) == ("grep", "tool_1")
-    assert [e.usage.output for e in events_of(items) if e.usage] == [60, 80]
+    assert [e.usage.output for e in events(items) if e.usage] == [60, 80]
 
 
 def test_a_rewritten_thread_yields_only_its_new_messages_and_a_fresh_one_holds_its_last(
@@ -91,7 +86,7 @@ def test_a_rewritten_thread_yields_only_its_new_messages_and_a_fresh_one_holds_i
     first = [
         e for item in reader.read(database, 0, 0) if item.record for e in adapter.normalize(item.record, ctx)
     ]
-    assert not [a for a in events_of(_of(first, CURRENT), EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
+    assert not [a for a in events(_of(first, CURRENT), EventType.ASSISTANT_RESPONSE) if a.is_final_answer]
     with sqlite3.connect(database) as connection:
         connection.execute("UPDATE threads SET updated_at = '2025-12-01T20:15:43Z' WHERE id = ?", (CURRENT,))
     connection.close()
@@ -99,11 +94,11 @@ def test_a_rewritten_thread_yields_only_its_new_messages_and_a_fresh_one_holds_i
     again = [
         e for item in settled.read(database, 0, 0) if item.record for e in adapter.normalize(item.record, ctx)
     ]
-    texts = [e.text for e in events_of(_of(again, CURRENT))]
+    texts = [e.text for e in events(_of(again, CURRENT))]
     assert texts == [
         "The pump now skips 22:00-06:00. One test still assumes it runs at midnight; it needs updating."
     ]
-    assert events_of(_of(again, LEGACY)) == []
+    assert events(_of(again, LEGACY)) == []
 
 
 def test_a_thread_whose_data_cannot_be_read_is_reported_once(database: Path) -> None:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from moraine.harnesses._cline.reader import MESSAGE_RECORD
+from moraine.harnesses._shared.cline_family.reader import MESSAGE_RECORD
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import TaggedAdapter, TaggedReader
@@ -69,7 +69,8 @@ class _Message:
         self.index = data.get("index")
         self.message = message
         self.state = ctx.state
-        self.text = message.get("text") if isinstance(message.get("text"), str) else ""
+        text = message.get("text")
+        self.text: str = text if isinstance(text, str) else ""
         self.model = as_str(self.state.get("model")) or as_str(task.get("model"))
         timestamp, error = parse_timestamp(message.get("ts"))
         if error is not None:
@@ -199,7 +200,7 @@ def _api_request(m: _Message) -> list[Event]:
     }
     if any(value is not None for value in counts.values()):
         m.state["usage"] = counts
-    request = payload.get("request") if isinstance(payload.get("request"), str) else ""
+    request = as_str(payload.get("request")) or ""
     result = _RESULT.match(request)
     events = m.answer_pending("tool_call", request[result.end() :].strip(), quiet=True) if result else []
     cwd = _CWD.search(request)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses._vscode import EDITORS, product_locations
+from moraine.harnesses._shared.vscode import EDITORS, product_locations
 from moraine.harnesses.declaration import Location
 
 __all__ = ["READER", "task_locations"]

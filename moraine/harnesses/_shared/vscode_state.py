@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar
 
-from moraine.harnesses._vscode import workspace_folder
+from moraine.harnesses._shared.vscode import workspace_folder
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 from moraine.harnesses._shared.sqlite import SqlitePoller, table_columns
