@@ -13,7 +13,7 @@ from moraine.config import load_config
 from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.report import report_via_daemon
 from moraine.errors import ConfigError, StoreError
-from moraine.harnesses.found import FoundAgent, agents_found
+from moraine.harnesses.found import FoundAgent, agents_found, sessions_by_source
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
 from moraine.ingest.progress import describe
@@ -84,7 +84,7 @@ def status(ctx: click.Context, error_limit: int) -> None:
             cov.last_ingest.isoformat(timespec="seconds") if cov and cov.last_ingest else "-",
         )
     console.print(table)
-    _print_agents(console, agents_found(config.sources, coverage))
+    _print_agents(console, agents_found(config.sources, sessions_by_source(coverage)))
     if errors:
         console.print("recent ingest errors:")
         for err in errors:

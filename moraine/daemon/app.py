@@ -7,6 +7,8 @@ behind one gate (``moraine.access``: Host, Origin, the per-install secret on TCP
   ``"project_only": true`` restricts the call to the launch directory's project (a ``--project-only`` relay).
 - ``GET /v1/daemon/attach``: a response that stays open while a relay lives; attached relays keep the daemon up.
 - ``GET /v1/daemon/status?errors=N``: the store report (counts, coverage, recent ingest errors) for the CLI.
+- ``GET /v1/daemon/agents``: the agents found on this machine with their session counts, for the web page
+  (``moraine.daemon.agents``: one grouped count, kept for half a minute).
 - ``POST /v1/daemon/forget``: preview or forget sessions (``moraine.ingest.forget_request``), for ``moraine
   forget`` and the web page's session view.
 """
@@ -28,6 +30,7 @@ from starlette.types import ASGIApp
 from moraine.access import Access
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
+from moraine.daemon.agents import AgentsCache, agents_route
 from moraine.daemon.report import StoreReport
 from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, FORGET_PATH, HEALTH_PATH, STATUS_PATH
 from moraine.errors import ConfigError, StoreError
@@ -51,6 +54,7 @@ def build_daemon_app(
     access: Access,
     host: str = "127.0.0.1",
     forgetter: Callable[[ForgetRequest], dict[str, Any]] | None = None,
+    agents: AgentsCache | None = None,
 ) -> ASGIApp:
     """Return the daemon's app, behind the gate; ``describe`` supplies the health document's identity fields."""
 
@@ -127,6 +131,8 @@ def build_daemon_app(
         Route(ATTACH_PATH, attach, methods=["GET"]),
         Route(STATUS_PATH, status, methods=["GET"]),
     ]
+    if agents is not None:
+        routes.append(agents_route(agents))
     return build_http_app(service, build_mcp_server(service), access, host, routes)
 
 

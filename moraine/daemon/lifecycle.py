@@ -32,6 +32,7 @@ from moraine.config import Config
 from moraine.daemon.startup import StartupClock
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
+from moraine.daemon.agents import AgentsCache
 from moraine.daemon.app import build_daemon_app
 from moraine.daemon.cancel import CancellingRunner
 from moraine.daemon.ingest import BackgroundIngest
@@ -254,6 +255,7 @@ class _Daemon:
             access,
             HOST,
             forgetter=lambda request: answer_forget(control, request),
+            agents=AgentsCache(control, self.config.sources),
         )
         protocol = guarded_protocol(
             access.authorized,

@@ -16,7 +16,7 @@ import httpx2 as httpx
 from moraine.config import SourceConfig
 from moraine.daemon.client import DaemonUnreachable
 from moraine.daemon.routes import STATUS_PATH
-from moraine.harnesses.found import FoundAgent, agents_found
+from moraine.harnesses.found import FoundAgent, agents_found, sessions_by_source
 from moraine.store.client import Store
 from moraine.store.status import (
     IngestErrorRow,
@@ -106,7 +106,7 @@ def store_report(store: Store, error_limit: int, sources: Sequence[SourceConfig]
         table_counts(store),
         coverage,
         recent_errors(store, error_limit),
-        agents=agents_found(sources, coverage),
+        agents=agents_found(sources, sessions_by_source(coverage)),
     )
 
 

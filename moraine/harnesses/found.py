@@ -16,7 +16,7 @@ from moraine.config import SourceConfig
 from moraine.harnesses.registry import harness as registered
 from moraine.store.status import SourceCoverage
 
-__all__ = ["FoundAgent", "agents_found", "location_exists", "silent_sources"]
+__all__ = ["FoundAgent", "agents_found", "location_exists", "sessions_by_source", "silent_sources"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +60,16 @@ def location_exists(source: SourceConfig) -> bool:
         return False
 
 
-def agents_found(sources: Iterable[SourceConfig], coverage: Mapping[str, SourceCoverage]) -> list[FoundAgent]:
-    """Return the agents with at least one source whose location exists, by display name."""
+def sessions_by_source(coverage: Mapping[str, SourceCoverage]) -> dict[str, int]:
+    """Return the session count of each source in ``coverage``."""
+    return {name: c.sessions for name, c in coverage.items()}
+
+
+def agents_found(sources: Iterable[SourceConfig], sessions: Mapping[str, int]) -> list[FoundAgent]:
+    """Return the agents with at least one source whose location exists, by display name.
+
+    ``sessions`` is the store's session count per source (``moraine.store.status.session_counts``).
+    """
     by_harness: dict[str, list[SourceConfig]] = {}
     for source in sources:
         if location_exists(source):
@@ -75,7 +83,7 @@ def agents_found(sources: Iterable[SourceConfig], coverage: Mapping[str, SourceC
                 display_name=declared.display_name if declared else name,
                 sources=tuple(s.name for s in present),
                 locations=tuple(dict.fromkeys(s.watch_root for s in present)),
-                sessions=sum(coverage[s.name].sessions for s in present if s.name in coverage),
+                sessions=sum(sessions.get(s.name, 0) for s in present),
                 enabled=any(s.enabled for s in present),
             )
         )

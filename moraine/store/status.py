@@ -9,7 +9,14 @@ from moraine.store.client import Store
 from moraine.store.forget import forgotten_count
 from moraine.store.vectorizing import vector_progress
 
-__all__ = ["IngestErrorRow", "SourceCoverage", "recent_errors", "source_coverage", "table_counts"]
+__all__ = [
+    "IngestErrorRow",
+    "SourceCoverage",
+    "recent_errors",
+    "session_counts",
+    "source_coverage",
+    "table_counts",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,12 @@ def source_coverage(store: Store) -> dict[str, SourceCoverage]:
             source, file_count, session_count, event_count, errors.get(source, 0), at
         )
     return out
+
+
+def session_counts(store: Store) -> dict[str, int]:
+    """Return the number of sessions of each source: one grouped count, the only figure the agents list needs."""
+    rows = store.query(f"SELECT source, count() FROM {store.table('sessions')} FINAL GROUP BY source")
+    return {str(source): int(n) for source, n in rows}
 
 
 def recent_errors(store: Store, limit: int = 10) -> list[IngestErrorRow]:

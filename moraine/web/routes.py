@@ -1,5 +1,9 @@
 """Serve the page: ``GET /`` is the app shell, ``GET /web/<name>`` its static files (read once, from package data).
 
+``/web/harnesses.js`` is written when the routes are built, from the harness registry: every registered harness
+(its value and display name) and every standard source name, so the page's filters offer all of them, including a
+harness a separate package registers.
+
 The page is a plain client of the facade (``POST /v1/tools/<tool>``), so it shows exactly what agents receive;
 its transcript download (``export``, ``GET /v1/export/<id>``) is read through the same tools. It
 loads nothing from other origins; the Content-Security-Policy says so, and forbids inline script and style so that
@@ -8,16 +12,21 @@ no text from the store can ever run as code.
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from moraine.config import default_sources
+from moraine.harnesses.registry import harnesses
+
 __all__ = ["ASSET_PREFIX", "web_routes"]
 
 ASSET_PREFIX = "/web"
 _INDEX = "index.html"
+_HARNESSES = "harnesses.js"
 _MEDIA_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -45,7 +54,22 @@ def _load_assets() -> dict[str, tuple[bytes, str]]:
             assets[entry.name] = (entry.read_bytes(), _MEDIA_TYPES[suffix])
     if _INDEX not in assets:
         raise FileNotFoundError(f"moraine.web package data is missing static/{_INDEX}")
+    assets[_HARNESSES] = (_harnesses_module().encode(), _MEDIA_TYPES[".js"])
     return assets
+
+
+def _harnesses_module() -> str:
+    """Return the script module that lists every registered harness and standard source, for the filters."""
+    labels = {name: declared.display_name for name, declared in harnesses().items()}
+    sources = sorted(
+        {source.name for platform in ("linux", "darwin") for source in default_sources(platform)}
+    )
+    return (
+        "// Written by moraine.web.routes from the harness registry: every registered harness and standard source.\n"
+        f"export const HARNESS_LABELS = Object.freeze({json.dumps(labels, ensure_ascii=True)});\n"
+        "export const HARNESSES = Object.freeze(Object.keys(HARNESS_LABELS));\n"
+        f"export const SOURCES = Object.freeze({json.dumps(sources, ensure_ascii=True)});\n"
+    )
 
 
 def web_routes() -> list[Route]:

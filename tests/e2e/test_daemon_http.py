@@ -64,3 +64,19 @@ def test_a_relay_started_daemon_exits_once_idle(home: DaemonHome) -> None:
     wait_for(lambda: not pid_alive(pid), 60, "the idle daemon to exit")
     assert "no client for 5 s: exiting" in home.log_text()
     assert home.log_text().splitlines()[-1].endswith("stopped")
+
+
+def test_the_daemon_lists_the_agents_found_here_for_the_web_page_behind_its_gate(home: DaemonHome) -> None:
+    home.serve()
+    state = home.wait_ready()
+    wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+    url = f"http://127.0.0.1:{state.port}/v1/daemon/agents"
+    refused = httpx2.get(url, timeout=60)
+    answer = httpx2.get(url, headers=home.http_headers(), timeout=60)
+    assert refused.status_code == 401
+    assert answer.status_code == 200
+    codex = [agent for agent in answer.json()["agents"] if agent["harness"] == "codex"]
+    assert [(a["display_name"], a["sessions"], a["sources"]) for a in codex] == [("Codex", 1, ["codex"])]
+    assert [a.sessions for a in home.report().agents if a.harness == "codex"] == [
+        1
+    ]  # what `moraine status` says

@@ -4,6 +4,9 @@ The app is behind the daemon's gate: the browser gets in the way a user does, th
 (what ``moraine web`` opens), which leaves an HttpOnly SameSite=Strict session cookie; a browser without it is
 refused.
 
+The daemon's agents list (``GET /v1/daemon/agents``) is served as the daemon serves it, over the test home's sources:
+Codex and Claude Code with sessions, Gemini CLI's folder present but empty, Cursor's absent.
+
 The corpus is the read tools' end-to-end trace set (``fixtures.corpus.traces``: Codex and Claude Code sessions, one
 of 300 turns, one turn of 2,000+ events) plus one session whose text looks like markup, ingested through the real
 pipeline. The app (MCP + facade + page) runs under uvicorn on a free loopback port in a thread; Chromium is Debian's
@@ -40,6 +43,9 @@ from fixtures.corpus.builder import scratch_store  # noqa: E402
 from fixtures.corpus.traces import write_traces  # noqa: E402
 from handlers import Deps, Settings, load_handlers  # noqa: E402
 from moraine.access import Access  # noqa: E402
+from moraine.config import SourceConfig  # noqa: E402
+from moraine.daemon.agents import AgentsCache, agents_route  # noqa: E402
+from moraine.harnesses.registry import harnesses  # noqa: E402
 from moraine.ingest.pipeline import ingest_paths  # noqa: E402
 from moraine.server.http_app import build_http_app  # noqa: E402
 from moraine.server.mcp_app import build_mcp_server  # noqa: E402
@@ -102,6 +108,8 @@ class Served:
     base: str
     project: str  # the sessions' working directory (the fixture writes it under the test's home)
     access: Access
+    agents: AgentsCache  # what the agents panel reads; its ``counts`` says how often it counted the store
+    sessions: dict[str, int]  # sessions ingested per harness
     received: list[dict[str, Any]] = field(default_factory=list)
 
     def login_url(self) -> str:
@@ -111,6 +119,18 @@ class Served:
     @property
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.access.secret.current()}"}
+
+
+def _sources(home: Path) -> list[SourceConfig]:
+    """Return the sources the served daemon would watch in ``home``: three folders exist, Cursor's does not."""
+    return [
+        SourceConfig("codex", "codex", f"{home}/.codex/sessions/**/*.jsonl", f"{home}/.codex/sessions"),
+        SourceConfig(
+            "claude", "claude-code", f"{home}/.claude/projects/**/*.jsonl", f"{home}/.claude/projects"
+        ),
+        SourceConfig("gemini-cli", "gemini-cli", f"{home}/.gemini/tmp/*/chats/*.json", f"{home}/.gemini/tmp"),
+        SourceConfig("cursor", "cursor", f"{home}/.cursor/projects/**/*.jsonl", f"{home}/.cursor/projects"),
+    ]
 
 
 class _Server(uvicorn.Server):
@@ -133,7 +153,9 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
             Deps(store, Settings(cursor_secret=b"web!" * 8), launch_dir=home / "dev" / "app"), load_handlers()
         )
         access = Access.at(home / "run" / "http-secret")
-        app = build_http_app(service, build_mcp_server(service), access)
+        (home / ".gemini" / "tmp").mkdir(parents=True)  # an agent whose folder exists but holds nothing yet
+        agents = AgentsCache(store, _sources(home), max_age=3600.0)  # one count for the whole module
+        app = build_http_app(service, build_mcp_server(service), access, routes=[agents_route(agents)])
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind(("127.0.0.1", 0))
         listener.listen(
@@ -145,7 +167,8 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         thread.start()
         try:
             base = f"http://127.0.0.1:{port}"
-            served = Served(base, str(home / "dev" / "app"), access)
+            sessions = {"codex": codex.sessions, "claude-code": claude.sessions}
+            served = Served(base, str(home / "dev" / "app"), access, agents, sessions)
             ready = httpx2.get(base + "/", headers=served.headers, timeout=30.0)  # bounded wait for an answer
             assert ready.status_code == 200 and "Moraine" in ready.text
             yield served
@@ -534,3 +557,38 @@ def test_a_browser_without_the_login_cookie_is_refused_and_a_login_link_works_on
         stranger.close()
         browser.clear_cookies()
         browser.add_cookies(saved)  # type: ignore[arg-type]
+
+
+def test_the_sessions_view_lists_the_agents_found_here_with_their_counts_and_filters_by_one(
+    page: Page, served: Served
+) -> None:
+    page.goto(f"{served.base}/#/sessions")
+    _settled(page)
+    agents = page.locator(".agents-panel .agent")
+    expect(agents).to_have_count(3)  # Cursor's folder does not exist here
+    expected = [
+        ("claude-code", "Claude Code", served.sessions["claude-code"]),
+        ("codex", "Codex", served.sessions["codex"]),
+        ("gemini-cli", "Gemini CLI", 0),
+    ]
+    assert served.sessions["codex"] > 1 and served.sessions["claude-code"] > 0
+    for index, (harness, name, sessions) in enumerate(expected):
+        expect(agents.nth(index)).to_have_attribute("data-harness", harness)
+        expect(agents.nth(index).locator(".agent-name")).to_have_text(name)
+        expect(agents.nth(index).locator(".agent-count")).to_have_text(str(sessions))
+    expect(agents.nth(2)).to_have_class(re.compile(r"\bnone\b"))  # the folder exists but yields nothing
+    options = page.locator(".session-filters select[name=harness] option")
+    expect(options).to_have_count(len(harnesses()) + 1)  # every registered harness, after "Any harness"
+    _shot(page, "13-agents-on-this-machine")
+
+    agents.nth(1).click()  # Codex: the list keeps only its sessions
+    _settled(page)
+    assert "harness=codex" in page.url
+    expect(page.locator(".agents-panel .agent.active")).to_have_attribute("data-harness", "codex")
+    expect(page.locator(".session-filters select[name=harness]")).to_have_value("codex")
+    rows = page.locator(".session-row")
+    expect(rows.first).to_be_visible()
+    assert rows.count() == min(served.sessions["codex"], PAGE_LIMIT)
+    assert set(rows.locator(".badge.harness").all_inner_texts()) == {"codex"}
+    assert served.received[-1]["arguments"]["harness"] == "codex"
+    assert served.agents.counts == 1, "two page views must read one cached count"

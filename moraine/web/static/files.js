@@ -3,7 +3,7 @@
 import { callTool, PAGE } from "./api.js";
 import { count, fill, h, time } from "./dom.js";
 import { eventLink, go, sessionLink, turnLink, viewLink } from "./router.js";
-import { HARNESSES, SOURCES, chips, emptyState, envelopeViewer, errorBox, loading, meta, originBadges, warningsBox } from "./ui.js";
+import { SOURCES, chips, emptyState, envelopeViewer, errorBox, loading, meta, harnessSelect, originBadges, warningsBox } from "./ui.js";
 
 function form(params) {
   const value = (name, fallback = "") => params.get(name) || fallback;
@@ -15,8 +15,7 @@ function form(params) {
   const granularity = h("select", { name: "granularity", "aria-label": "Granularity" },
     h("option", { value: "sessions", selected: value("granularity", "sessions") === "sessions" }, "By session"),
     h("option", { value: "events", selected: value("granularity") === "events" }, "Every touch"));
-  const harness = h("select", { name: "harness", "aria-label": "Harness" }, h("option", { value: "" }, "Any harness"),
-    HARNESSES.map((name) => h("option", { value: name, selected: name === value("harness") }, name)));
+  const harness = harnessSelect(value("harness"));
   const source = h("input", { name: "source", value: value("source"), list: "file-sources", placeholder: "Any source",
     "aria-label": "Source", class: "source-input", autocomplete: "off" });
   const tool = h("input", { name: "tool", value: value("tool"), placeholder: "Any tool", "aria-label": "Tool", class: "source-input" });

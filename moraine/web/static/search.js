@@ -5,7 +5,7 @@ import { callTool, PAGE } from "./api.js";
 import { fill, h, highlight, time } from "./dom.js";
 import { eventLink, go, openLink, sessionLink, turnLink, viewLink } from "./router.js";
 import {
-  DEFAULT_SEARCH_TYPES, EVENT_TYPES, HARNESSES, SOURCES, emptyState, envelopeViewer, errorBox, loading,
+  DEFAULT_SEARCH_TYPES, EVENT_TYPES, SOURCES, harnessSelect, emptyState, envelopeViewer, errorBox, loading,
   originBadges, sessionTitle, statusBadge, typeBadge, typeLabel, typePhrase, warningsBox,
 } from "./ui.js";
 
@@ -99,9 +99,7 @@ function filtersForm(params) {
     id: "q", name: "q", type: "search", value: q, placeholder: "Search sessions: errors, file names, decisions…",
     autocomplete: "off", spellcheck: "false", "aria-label": "Search query",
   });
-  const harnessSelect = h("select", { name: "harness", "aria-label": "Harness" },
-    h("option", { value: "" }, "Any harness"),
-    HARNESSES.map((name) => h("option", { value: name, selected: name === harness }, name)));
+  const harnessFilter = harnessSelect(harness);
   const sourceInput = h("input", {
     name: "source", value: source, list: "source-names", placeholder: "Any source", "aria-label": "Source",
     autocomplete: "off", spellcheck: "false", class: "source-input",
@@ -113,7 +111,7 @@ function filtersForm(params) {
   const form = h("form", { class: "search-form", role: "search" },
     h("div", { class: "search-line" }, input, h("button", { type: "submit", class: "primary-button" }, "Search")),
     h("div", { class: "filters" },
-      harnessSelect, sourceInput,
+      harnessFilter, sourceInput,
       h("datalist", { id: "source-names" }, SOURCES.map((name) => h("option", { value: name }))),
       h("span", { class: "type-toggles", role: "group", "aria-label": "Event types" }, typeBoxes)),
     within
@@ -125,12 +123,12 @@ function filtersForm(params) {
     const chosen = [...form.querySelectorAll("input[name=types]:checked")].map((box) => box.value);
     const isDefault = chosen.length === DEFAULT_SEARCH_TYPES.length && DEFAULT_SEARCH_TYPES.every((t) => chosen.includes(t));
     go(viewLink("search", {
-      q: input.value.trim(), harness: harnessSelect.value, source: sourceInput.value.trim(), within,
+      q: input.value.trim(), harness: harnessFilter.value, source: sourceInput.value.trim(), within,
       types: isDefault ? "" : chosen.join(","), group: params.get("group"),
     }));
   };
   form.addEventListener("submit", (event) => { event.preventDefault(); submit(); });
-  for (const control of [harnessSelect, ...form.querySelectorAll("input[name=types]")]) {
+  for (const control of [harnessFilter, ...form.querySelectorAll("input[name=types]")]) {
     control.addEventListener("change", () => { if (input.value.trim()) submit(); });
   }
   sourceInput.addEventListener("change", () => { if (input.value.trim()) submit(); });

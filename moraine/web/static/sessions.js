@@ -1,11 +1,12 @@
 // Sessions view: list_sessions over a time window, newest first, one cursor page at a time.
 
+import { agentsPanel } from "./agents.js";
 import { callTool, PAGE } from "./api.js";
 import { fill, h, plural, time } from "./dom.js";
 import { previousOf, remember } from "./pages.js";
 import { go, sessionLink, viewLink } from "./router.js";
 import {
-  HARNESSES, SOURCES, emptyState, envelopeViewer, errorBox, loading, originBadges, pager, statusBadge, warningsBox,
+  SOURCES, harnessSelect, emptyState, envelopeViewer, errorBox, loading, originBadges, pager, statusBadge, warningsBox,
 } from "./ui.js";
 
 const RANGES = [["24h", "24 hours", 1], ["7d", "7 days", 7], ["30d", "30 days", 30], ["1y", "1 year", 365], ["all", "Any time", null]];
@@ -48,8 +49,7 @@ function controls(params, span) {
   }, label));
   const from = h("input", { type: "datetime-local", name: "from", value: toLocalInput(span.start), "aria-label": "From" });
   const to = h("input", { type: "datetime-local", name: "to", value: toLocalInput(span.end), "aria-label": "To" });
-  const harness = h("select", { name: "harness", "aria-label": "Harness" }, h("option", { value: "" }, "Any harness"),
-    HARNESSES.map((name) => h("option", { value: name, selected: name === filters.harness }, name)));
+  const harness = harnessSelect(filters.harness);
   const source = h("input", { name: "source", value: filters.source, list: "session-sources", placeholder: "Any source",
     "aria-label": "Source", class: "source-input", autocomplete: "off" });
   const mode = h("select", { name: "mode", "aria-label": "Mode" }, h("option", { value: "" }, "Any mode"),
@@ -98,8 +98,10 @@ function sessionRow(entry) {
 export async function renderSessions(root, params, signal) {
   const span = windowOf(params);
   const results = h("section", { class: "results", "aria-label": "Sessions" });
-  fill(root, h("h1", { class: "view-title" }, "Sessions"), controls(params, span), results);
   const cursor = params.get("cursor");
+  // The agents panel on the first page only: paging through the list never asks for the counts again.
+  const agents = cursor ? null : agentsPanel(Object.fromEntries(params), signal);
+  fill(root, h("h1", { class: "view-title" }, "Sessions"), agents, controls(params, span), results);
   const args = cursor
     ? { start_datetime: span.start, end_datetime: span.end, limit: PAGE.sessions, cursor }
     : { start_datetime: span.start, end_datetime: span.end, limit: PAGE.sessions };

@@ -2,19 +2,14 @@
 
 import { ToolError } from "./api.js";
 import { h, time } from "./dom.js";
+import { HARNESSES, HARNESS_LABELS } from "./harnesses.js";
 
 export const EVENT_TYPES = [
   "user_input", "assistant_response", "reasoning", "tool_call", "tool_response", "compaction", "system", "runtime",
 ];
 export const DEFAULT_SEARCH_TYPES = ["user_input", "assistant_response"];
-export const HARNESSES = [
-  "codex", "claude-code", "cursor", "hermes", "kiro-cli", "kimi-cli", "nac", "opencode", "pi-coding-agent",
-  "prime-agent", "qwen-code",
-];
-export const SOURCES = [
-  "claude", "claude-cowork", "codex", "cursor", "cursor-sqlite", "hermes", "kimi-cli", "kiro", "nac", "omp",
-  "opencode", "pi", "prime-agent", "prime-agent-subagents", "qwen-code",
-];
+// Every registered harness and standard source, written by the server from its harness registry.
+export { SOURCES } from "./harnesses.js";
 
 const TYPE_LABELS = {
   user_input: "User", assistant_response: "Assistant", reasoning: "Reasoning", tool_call: "Tool call",
@@ -52,6 +47,18 @@ export function typeLabel(type) {
 /** Return a coloured badge for an event type. */
 export function typeBadge(type) {
   return h("span", { class: ["badge", "type", `type-${type}`], title: type }, typeLabel(type));
+}
+
+/** Return a harness's display name ("Gemini CLI" for gemini-cli); an unknown value as it is. */
+export function harnessLabel(name) {
+  return HARNESS_LABELS[name] || name;
+}
+
+/** Return the harness filter: "Any harness", then every registered harness by display name. */
+export function harnessSelect(selected) {
+  const byLabel = [...HARNESSES].sort((a, b) => harnessLabel(a).localeCompare(harnessLabel(b)));
+  return h("select", { name: "harness", "aria-label": "Harness" }, h("option", { value: "" }, "Any harness"),
+    byLabel.map((name) => h("option", { value: name, selected: name === selected }, harnessLabel(name))));
 }
 
 /** Return the harness and source badges of a session. */

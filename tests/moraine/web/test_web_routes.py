@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 
@@ -10,6 +11,8 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 
+from moraine.config import default_sources
+from moraine.harnesses.registry import harnesses
 from moraine.web import ASSET_PREFIX, web_routes
 
 STATIC = resources.files("moraine.web") / "static"
@@ -76,3 +79,20 @@ def test_the_page_asks_for_compact_pages_only() -> None:
         for value in re.findall(r"\b[a-z]+: (\d+)", api.split("PAGE = Object.freeze(", 1)[1].split(")", 1)[0])
     ]
     assert sizes and max(sizes) <= 25
+
+
+def test_the_filters_offer_every_registered_harness_and_standard_source() -> None:
+    (module,) = _get(f"{ASSET_PREFIX}/harnesses.js")
+    assert module.status_code == 200 and module.headers["content-type"].startswith("text/javascript")
+    labels = re.search(r"HARNESS_LABELS = Object\.freeze\((\{.*?\})\);", module.text)
+    sources = re.search(r"SOURCES = Object\.freeze\((\[.*?\])\);", module.text)
+    assert labels is not None and sources is not None
+    offered = json.loads(labels.group(1))
+    assert offered == {name: declared.display_name for name, declared in harnesses().items()}
+    assert len(offered) >= 57 and offered["gemini-cli"] == "Gemini CLI" and offered["codex"] == "Codex"
+    assert set(json.loads(sources.group(1))) >= {s.name for s in default_sources("linux")} | {
+        "claude",
+        "codex",
+    }
+    ui = (STATIC / "ui.js").read_text(encoding="utf-8")
+    assert '"kiro-cli"' not in ui, "the harness list comes from the registry, not a list in the page"
