@@ -19,7 +19,7 @@ from moraine.harnesses._shared.held import Held, holding
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
-from moraine.harnesses._shared.usage import read_usage
+from moraine.harnesses._shared.usage import UsageKeys, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, output_text, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError
@@ -27,6 +27,14 @@ from moraine.ingest.model import Emitted, Event, EventType, IngestError
 __all__ = ["AmpAdapter"]
 
 _RESULT_KEYS = ("output", "content", "diff")
+
+# Token counts as its trace names them (the reasoning count, where any, under the default key).
+_USAGE = UsageKeys(
+    input=("inputTokens",),
+    output=("outputTokens",),
+    cache_read=("cacheReadInputTokens",),
+    cache_write=("cacheCreationInputTokens",),
+)
 
 
 def _message(found: Held, ctx: StreamContext) -> list[Emitted]:
@@ -98,13 +106,7 @@ def _assistant(
             )
             events.append(call)
     if events:
-        events[0].usage = read_usage(
-            usage,
-            input="inputTokens",
-            output="outputTokens",
-            cache_read="cacheReadInputTokens",
-            cache_write="cacheCreationInputTokens",
-        )
+        events[0].usage = token_usage(usage, _USAGE)
     return end_message(events)
 
 

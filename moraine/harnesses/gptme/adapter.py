@@ -17,7 +17,7 @@ from typing import Any
 
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.usage import read_usage
+from moraine.harnesses._shared.usage import UsageKeys, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
@@ -36,6 +36,14 @@ _TOOLS = {
 }
 _PENDING = "pending"
 _LIMIT = 64
+
+# Token counts as its trace names them (the reasoning count, where any, under the default key).
+_USAGE = UsageKeys(
+    input=("input_tokens",),
+    output=("output_tokens",),
+    cache_read=("cache_read_tokens",),
+    cache_write=("cache_creation_tokens",),
+)
 
 
 class GptmeAdapter(ObjectAdapter):
@@ -95,12 +103,6 @@ def _assistant(
     ctx.state["calls_seen"] = int(ctx.state.get("calls_seen", 0)) + 1
     if events:
         usage = metadata.get("usage")
-        events[0].usage = read_usage(
-            usage,
-            input="input_tokens",
-            output="output_tokens",
-            cache_read="cache_read_tokens",
-            cache_write="cache_creation_tokens",
-        )
+        events[0].usage = token_usage(usage, _USAGE)
     out.extend(end_message(events))
     return out
