@@ -19,6 +19,7 @@ __all__ = [
     "Launch",
     "McpClient",
     "command_entry",
+    "http_url_headers",
     "mcp_clients",
     "typed_http",
     "url_headers",
@@ -61,6 +62,11 @@ def command_entry(launch: Launch) -> Entry:
 def url_headers(target: HttpTarget) -> Entry:
     """Return the common HTTP entry: ``{"url", "headers"}``."""
     return {"url": target.url, "headers": target.headers}
+
+
+def http_url_headers(target: HttpTarget) -> Entry:
+    """Return the Gemini CLI family's streamable HTTP entry: ``{"httpUrl", "headers"}``."""
+    return {"httpUrl": target.url, "headers": target.headers}
 
 
 def typed_http(kind: str, url_key: str = "url") -> Callable[[HttpTarget], Entry]:

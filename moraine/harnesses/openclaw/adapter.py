@@ -1,6 +1,6 @@
 """OpenClaw and QClaw session trees (``~/.openclaw/agents/<agent>/sessions/<id>.jsonl``) -> normalized events.
 
-Both write the pi session-tree schema (``moraine.harnesses.pi_coding_agent.adapter``): a ``session`` header (version 3: id, cwd),
+Both write the pi session-tree schema (``moraine.harnesses._shared.pi_tree``): a ``session`` header (version 3: id, cwd),
 ``model_change`` and ``thinking_level_change`` entries, ``message`` entries with roles user, assistant and
 ``toolResult``, and ``compaction`` summaries. On top of pi they record, on an assistant message, the ``provider``,
 ``model`` and a ``usage`` object (``input``, ``output``, ``cacheRead``, ``cacheWrite``, ``totalTokens``, ``cost``),
@@ -18,7 +18,7 @@ from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.text import parts_text
 from moraine.harnesses._shared.fields import as_dict, as_list
-from moraine.harnesses.pi_coding_agent.adapter import PiFamilyNormalizer
+from moraine.harnesses._shared.pi_tree import PiFamilyNormalizer
 from moraine.ingest.model import Emitted, SessionInfo
 from moraine.ingest.sessions import FIRST_PROMPT_CHARS
 

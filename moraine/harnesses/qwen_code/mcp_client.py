@@ -1,7 +1,6 @@
 """Qwen Code (a Gemini CLI fork) as an MCP client: ``mcpServers`` in ``~/.qwen/settings.json``."""
 
-from moraine.harnesses.gemini_cli.mcp_client import streamable_http
-from moraine.harnesses.mcp_client import McpClient, command_entry
+from moraine.harnesses.mcp_client import McpClient, command_entry, http_url_headers
 
 CLIENT = McpClient(
     name="qwen-code",
@@ -9,6 +8,6 @@ CLIENT = McpClient(
     path="~/.qwen/settings.json",
     project_path=".qwen/settings.json",
     stdio=command_entry,
-    http=streamable_http,
+    http=http_url_headers,
     hint="Qwen Code reads it at start",
 )

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from moraine.harnesses._shared.snapshot import Said, said_events, take_new
-from moraine.harnesses.vscode_copilot.adapter import chat_request
+from moraine.harnesses._shared.vscode_chat import chat_request
 from moraine.harnesses.windsurf.reader import CHATDATA_RECORD
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import TaggedAdapter
