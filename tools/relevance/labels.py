@@ -25,7 +25,8 @@ QUERIES_FILE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "rel
 DEFAULT_TYPES = ("user_input", "assistant_response")
 _SOURCES = {"codex": ("codex", "codex"), "claude": ("claude", "claude-code")}
 
-Answer = tuple[str, str]  # (session name, a phrase found in exactly one searched event of that session)
+# (session name, a phrase, how many searched events of that session hold it: 1 unless equivalent copies exist)
+Answer = tuple[str, str, int]
 
 
 class LabelError(Exception):
@@ -40,18 +41,23 @@ class LabeledQuery:
     event_types: tuple[str, ...]
     session: str
     phrase: str
-    also: tuple[Answer, ...] = ()  # equivalent answer events (duplicates of the first), each found as it is
+    count: int = 1  # how many events hold the phrase (equivalent copies, e.g. the same file read twice)
+    also: tuple[Answer, ...] = ()  # further equivalent answer events
 
     @property
     def answers(self) -> tuple[Answer, ...]:
         """Every acceptable answer, the first one first."""
-        return ((self.session, self.phrase), *self.also)
+        return ((self.session, self.phrase, self.count), *self.also)
 
 
 def _answer(raw: object) -> Answer:
-    if not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(v, str) and v for v in raw):
-        raise ValueError(f"an answer is [session, phrase], not {raw!r}")
-    return raw[0], raw[1]
+    """``[session, phrase]`` or ``[session, phrase, count]``."""
+    if not isinstance(raw, list) or len(raw) not in (2, 3) or not all(isinstance(v, str) and v for v in raw[:2]):
+        raise ValueError(f"an answer is [session, phrase] or [session, phrase, count], not {raw!r}")
+    count = raw[2] if len(raw) == 3 else 1
+    if not isinstance(count, int) or count < 1:
+        raise ValueError(f"an answer's count is a positive integer, not {count!r}")
+    return raw[0], raw[1], count
 
 
 def load_queries(path: Path = QUERIES_FILE) -> list[LabeledQuery]:
@@ -60,11 +66,11 @@ def load_queries(path: Path = QUERIES_FILE) -> list[LabeledQuery]:
     out = []
     for raw in data["queries"]:
         try:
-            session, phrase = _answer(raw["answer"])
+            session, phrase, count = _answer(raw["answer"])
             also = tuple(_answer(a) for a in raw.get("also", ()))
             out.append(
                 LabeledQuery(raw["id"], raw["category"], raw["query"],
-                             tuple(raw.get("event_types", DEFAULT_TYPES)), session, phrase, also)
+                             tuple(raw.get("event_types", DEFAULT_TYPES)), session, phrase, count, also)
             )  # fmt: skip
         except (KeyError, ValueError, TypeError) as exc:
             raise LabelError(f"query {raw!r} is malformed: {exc}") from exc

@@ -56,19 +56,20 @@ def coding_sessions() -> dict[str, str]:
 
 
 def _answers_coding(store: Store, queries: list[LabeledQuery]) -> dict[str, frozenset[EventRef]]:
-    """Resolve each of a query's answers to exactly one event (LabelError otherwise); return them per query."""
+    """Resolve each of a query's answers to exactly its number of events (LabelError otherwise); return them per
+    query."""
     sessions = coding_sessions()
     out: dict[str, frozenset[EventRef]] = {}
     for q in queries:
         refs: set[EventRef] = set()
-        for name, phrase in q.answers:
+        for name, phrase, count in q.answers:
             if name not in sessions:
                 raise LabelError(f"{q.id}: unknown session {name!r}")
             key = session_key(CODING_SOURCE[0], sessions[name])
             seqs = matching_seqs(store, key, q.event_types, phrase)
-            if len(seqs) != 1:
-                raise LabelError(f"{q.id}: phrase {phrase!r} matches {len(seqs)} events of {name}, not 1")
-            refs.add((key, seqs[0]))
+            if len(seqs) != count:
+                raise LabelError(f"{q.id}: phrase {phrase!r} matches {len(seqs)} events of {name}, not {count}")
+            refs.update((key, seq) for seq in seqs)
         out[q.id] = frozenset(refs)
     return out
 
