@@ -52,7 +52,11 @@ class LabeledQuery:
 
 def _answer(raw: object) -> Answer:
     """``[session, phrase]`` or ``[session, phrase, count]``."""
-    if not isinstance(raw, list) or len(raw) not in (2, 3) or not all(isinstance(v, str) and v for v in raw[:2]):
+    if (
+        not isinstance(raw, list)
+        or len(raw) not in (2, 3)
+        or not all(isinstance(v, str) and v for v in raw[:2])
+    ):
         raise ValueError(f"an answer is [session, phrase] or [session, phrase, count], not {raw!r}")
     count = raw[2] if len(raw) == 3 else 1
     if not isinstance(count, int) or count < 1:

@@ -68,7 +68,9 @@ def _answers_coding(store: Store, queries: list[LabeledQuery]) -> dict[str, froz
             key = session_key(CODING_SOURCE[0], sessions[name])
             seqs = matching_seqs(store, key, q.event_types, phrase)
             if len(seqs) != count:
-                raise LabelError(f"{q.id}: phrase {phrase!r} matches {len(seqs)} events of {name}, not {count}")
+                raise LabelError(
+                    f"{q.id}: phrase {phrase!r} matches {len(seqs)} events of {name}, not {count}"
+                )
             refs.update((key, seq) for seq in seqs)
         out[q.id] = frozenset(refs)
     return out
