@@ -1,4 +1,4 @@
-"""Command line: ``python -m tools.relevance [--lexical-only] [--vector-weight W] [--depth N] [--min-words W] [--context W] [--misses]``,
+"""Command line: ``python -m tools.relevance [--set current|coding] [--lexical-only] [--vector-weight W] [--depth N] [--min-words W] [--context W] [--misses]``,
 or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR]`` (LoCoMo)."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from tools.relevance.locomo import PEER, Ranks, category_names, conversation_fil
 from moraine.store.reads.search import Bm25
 from tools.relevance.metrics import CUTOFF
 from tools.relevance.run import METHODS, Outcome, Ranking, build_store, evaluate
+from tools.relevance.sets import SETS
 
 
 _DEFAULTS = SemanticSettings()
@@ -87,6 +88,14 @@ def _locomo(
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--set",
+    "set_name",
+    type=click.Choice(sorted(SETS)),
+    default="current",
+    show_default=True,
+    help="The labeled set: current (synthetic corpus) or coding (real public traces, known-item queries).",
+)
 @click.option("--lexical-only", is_flag=True, help="Only the BM25 baseline (no model needed).")
 @click.option(
     "--vector-weight", type=click.FloatRange(min=0), default=_DEFAULTS.vector_weight, show_default=True
@@ -138,6 +147,7 @@ def _locomo(
     help="LoCoMo: write every rank here.",
 )
 def main(
+    set_name: str,
     lexical_only: bool,
     vector_weight: float,
     depth: int,
@@ -174,9 +184,10 @@ def main(
         context=context,
         meaning_floor=meaning_floor,
     )
-    with build_store() as store:
+    labels = SETS[set_name]
+    with build_store(labels) as store:
         ranking = Ranking(Bm25(session_weight=session_weight, form_weight=form_weight), keep_function_words)
-        out = evaluate(store, embedder, settings, ranking)
+        out = evaluate(store, embedder, settings, ranking, labels)
     console.print(_table(out))
     if embedder is not None:
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0

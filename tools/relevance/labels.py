@@ -1,4 +1,4 @@
-"""The labeled query set: load ``queries.json`` and resolve each answer (session + phrase) to its event."""
+"""The labeled query sets: load a ``queries.json`` and resolve each answer (session + phrase) to its event."""
 
 from __future__ import annotations
 
@@ -10,11 +10,23 @@ from moraine.ids import session_key
 from moraine.store.client import Store
 from tests.fixtures.relevance.corpus import SESSIONS, session_uuid
 
-__all__ = ["DEFAULT_TYPES", "QUERIES_FILE", "LabeledQuery", "LabelError", "load_queries", "resolve"]
+__all__ = [
+    "DEFAULT_TYPES",
+    "QUERIES_FILE",
+    "Answer",
+    "LabeledQuery",
+    "LabelError",
+    "load_queries",
+    "matching_seqs",
+    "resolve",
+]
 
 QUERIES_FILE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "relevance" / "queries.json"
 DEFAULT_TYPES = ("user_input", "assistant_response")
 _SOURCES = {"codex": ("codex", "codex"), "claude": ("claude", "claude-code")}
+
+# (session name, a phrase, how many searched events of that session hold it: 1 unless equivalent copies exist)
+Answer = tuple[str, str, int]
 
 
 class LabelError(Exception):
@@ -29,6 +41,27 @@ class LabeledQuery:
     event_types: tuple[str, ...]
     session: str
     phrase: str
+    count: int = 1  # how many events hold the phrase (equivalent copies, e.g. the same file read twice)
+    also: tuple[Answer, ...] = ()  # further equivalent answer events
+
+    @property
+    def answers(self) -> tuple[Answer, ...]:
+        """Every acceptable answer, the first one first."""
+        return ((self.session, self.phrase, self.count), *self.also)
+
+
+def _answer(raw: object) -> Answer:
+    """``[session, phrase]`` or ``[session, phrase, count]``."""
+    if (
+        not isinstance(raw, list)
+        or len(raw) not in (2, 3)
+        or not all(isinstance(v, str) and v for v in raw[:2])
+    ):
+        raise ValueError(f"an answer is [session, phrase] or [session, phrase, count], not {raw!r}")
+    count = raw[2] if len(raw) == 3 else 1
+    if not isinstance(count, int) or count < 1:
+        raise ValueError(f"an answer's count is a positive integer, not {count!r}")
+    return raw[0], raw[1], count
 
 
 def load_queries(path: Path = QUERIES_FILE) -> list[LabeledQuery]:
@@ -37,10 +70,11 @@ def load_queries(path: Path = QUERIES_FILE) -> list[LabeledQuery]:
     out = []
     for raw in data["queries"]:
         try:
-            session, phrase = raw["answer"]
+            session, phrase, count = _answer(raw["answer"])
+            also = tuple(_answer(a) for a in raw.get("also", ()))
             out.append(
                 LabeledQuery(raw["id"], raw["category"], raw["query"],
-                             tuple(raw.get("event_types", DEFAULT_TYPES)), session, phrase)
+                             tuple(raw.get("event_types", DEFAULT_TYPES)), session, phrase, count, also)
             )  # fmt: skip
         except (KeyError, ValueError, TypeError) as exc:
             raise LabelError(f"query {raw!r} is malformed: {exc}") from exc
@@ -50,6 +84,17 @@ def load_queries(path: Path = QUERIES_FILE) -> list[LabeledQuery]:
 def source_of(harness: str) -> tuple[str, str]:
     """Return the (source name, harness name) the corpus's files are ingested as."""
     return _SOURCES[harness]
+
+
+def matching_seqs(store: Store, key: int, types: tuple[str, ...], phrase: str) -> list[int]:
+    """Return the seqs of the session's events of these types holding the phrase (a tool call: in its arguments)."""
+    rows = store.query(
+        f"SELECT seq FROM {store.table('events')} WHERE session_key = {{key:UInt64}} "
+        "AND type IN {types:Array(String)} "
+        "AND position(if(type = 'tool_call', ifNull(arguments, ''), text), {phrase:String}) > 0 ORDER BY seq",
+        {"key": key, "types": list(types), "phrase": phrase},
+    )
+    return [int(row[0]) for row in rows]
 
 
 def resolve(store: Store, queries: list[LabeledQuery]) -> dict[str, tuple[int, int]]:
@@ -62,13 +107,8 @@ def resolve(store: Store, queries: list[LabeledQuery]) -> dict[str, tuple[int, i
         number, session = index[q.session]
         source, _harness = source_of(session.harness)
         key = session_key(source, session_uuid(number, session.harness))
-        rows = store.query(
-            f"SELECT seq FROM {store.table('events')} WHERE session_key = {{key:UInt64}} "
-            "AND type IN {types:Array(String)} "
-            "AND position(if(type = 'tool_call', ifNull(arguments, ''), text), {phrase:String}) > 0",
-            {"key": key, "types": list(q.event_types), "phrase": q.phrase},
-        )
-        if len(rows) != 1:
-            raise LabelError(f"{q.id}: phrase {q.phrase!r} matches {len(rows)} events of {q.session}, not 1")
-        out[q.id] = (key, int(rows[0][0]))
+        seqs = matching_seqs(store, key, q.event_types, q.phrase)
+        if len(seqs) != 1:
+            raise LabelError(f"{q.id}: phrase {q.phrase!r} matches {len(seqs)} events of {q.session}, not 1")
+        out[q.id] = (key, seqs[0])
     return out

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from moraine.ingest.pipeline import ingest_paths
 from moraine.search.query import search_forms, search_terms
 from moraine.search.timecue import time_cue
 from moraine.search.tokenize import query_terms
@@ -20,9 +19,9 @@ from moraine.semantic.vectorizer import VECTOR_TYPES, vectorize_pending
 from moraine.store.reads.vectors import nearest
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
-from tests.fixtures.relevance.corpus import write_corpus
-from tools.relevance.labels import LabeledQuery, load_queries, resolve, source_of
+from tools.relevance.labels import LabeledQuery
 from tools.relevance.metrics import CUTOFF, Scores, score
+from tools.relevance.sets import CURRENT, EventRef, RelevanceSet
 
 __all__ = ["METHODS", "Outcome", "Ranking", "build_store", "evaluate", "ingest_corpus"]
 
@@ -64,21 +63,18 @@ class _CachedQueries:
 
 
 def ingest_corpus(store: Store, root: Path) -> None:
-    """Write the relevance corpus under ``root`` and ingest it into ``store`` (already migrated)."""
-    write_corpus(root)
-    for harness in ("codex", "claude"):
-        source, harness_name = source_of(harness)
-        ingest_paths(store, [root / harness], source=source, harness=harness_name)
+    """Write the current relevance corpus under ``root`` and ingest it into ``store`` (already migrated)."""
+    CURRENT.ingest(store, root)
 
 
 @contextmanager
-def build_store() -> Iterator[Store]:
-    """Ingest the relevance corpus into a fresh chDB store in a temporary directory and yield it."""
+def build_store(labels: RelevanceSet = CURRENT) -> Iterator[Store]:
+    """Ingest the set's corpus into a fresh chDB store in a temporary directory and yield it."""
     with tempfile.TemporaryDirectory(prefix="moraine-relevance-") as tmp:
         store = Store.open(f"chdb://{Path(tmp) / 'store'}", database="relevance")
         try:
             store.migrate()
-            ingest_corpus(store, Path(tmp) / "corpus")
+            labels.ingest(store, Path(tmp) / "corpus")
             yield store
         finally:
             store.close()
@@ -121,16 +117,21 @@ def _vector(store: Store, q: LabeledQuery, embedder: Embedder) -> list[tuple[int
     return [(k, s) for k, s, _ in nearest(store, embedder.query(q.query), types=types, limit=CUTOFF)]
 
 
-def _rank(hits: list[tuple[int, int]], answer: tuple[int, int]) -> int | None:
-    return hits.index(answer) + 1 if answer in hits else None
+def _rank(hits: list[tuple[int, int]], answers: frozenset[EventRef]) -> int | None:
+    """The 1-based rank of the first hit that is one of the answers (None: none among the hits)."""
+    return next((i for i, hit in enumerate(hits, 1) if hit in answers), None)
 
 
 def evaluate(
-    store: Store, embedder: Embedder | None, settings: SemanticSettings, ranking: Ranking = Ranking()
+    store: Store,
+    embedder: Embedder | None,
+    settings: SemanticSettings,
+    ranking: Ranking = Ranking(),
+    labels: RelevanceSet = CURRENT,
 ) -> Outcome:
-    """Embed the corpus (when a model is given) and rank every query by each available method."""
-    queries = load_queries()
-    answers = resolve(store, queries)
+    """Embed the corpus (when a model is given) and rank every query of the set by each available method."""
+    queries = labels.load()
+    answers = labels.answers(store, queries)
     out = Outcome(queries)
     methods: list[str] = ["lexical"]
     cached = None
@@ -157,7 +158,7 @@ def evaluate(
                 hits = _lexical(store, q, ranking, fuser)
                 found = fuser.meaning_only if fuser is not None else {}
                 out.meaning_only += [
-                    (q.id, sim, ref == answers[q.id]) for ref, sim in found.items() if ref in hits
+                    (q.id, sim, ref in answers[q.id]) for ref, sim in found.items() if ref in hits
                 ]
             out.latency_ms[method].append((time.perf_counter() - started) * 1000)
             out.ranks[method][q.id] = _rank(hits, answers[q.id])
