@@ -155,7 +155,7 @@ def test_open_shows_no_secret_in_any_session_turn_or_event(planted: Store) -> No
 def test_file_attention_shows_no_secret(planted: Store) -> None:
     data = file_attention_data(
         planted,
-        attention_request(path=ENV_FILE, scope="all", granularity="events", mutations_only=False, limit=500),
+        attention_request(max_results=500, path=ENV_FILE, scope="all", granularity="events", limit=500),
         launch_dir=str(Path(ENV_FILE).parent),
     )
     assert data.data["summary"]["distinct_sessions"] == 3  # every harness's writes were found

@@ -31,9 +31,10 @@ def hybrid_on(relevance_store: RelevanceStore) -> Iterator[RelevanceStore]:
         activate(None)
 
 
-def _search(rs: RelevanceStore, query: str, **kw: Any) -> dict[str, Any]:
+def _search(rs: RelevanceStore, query: str, notes: list[str] | None = None, **kw: Any) -> dict[str, Any]:
     args: dict[str, Any] = {"event_types": DEFAULT_TYPES, "n_hits": 10} | kw
-    return search_data(rs.store, search_request(query=query, **args), bm25=Bm25(), snippet_chars=240)
+    request = search_request(query=query, **args)
+    return search_data(rs.store, request, bm25=Bm25(), snippet_chars=240, notes=notes)
 
 
 def _texts(rs: RelevanceStore, data: dict[str, Any]) -> list[str]:
