@@ -11,6 +11,7 @@ from handlers.search_sessions import search_data
 from moraine import ids
 from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate
 from moraine.store.reads.search import Bm25
+from tests.fixtures.requests import search_request
 from tests.fixtures.relevance import store as relevance_fixtures
 from tests.fixtures.relevance.store import RelevanceStore
 from tools.relevance.labels import load_queries, resolve
@@ -30,10 +31,10 @@ def hybrid_on(relevance_store: RelevanceStore) -> Iterator[RelevanceStore]:
         activate(None)
 
 
-def _search(rs: RelevanceStore, query: str, **kw: Any) -> dict[str, Any]:
-    args: dict[str, Any] = {"within_id": None, "event_types": DEFAULT_TYPES, "harness": None, "source": None,
-                            "n_hits": 10} | kw  # fmt: skip
-    return search_data(rs.store, query=query, bm25=Bm25(), snippet_chars=240, **args)
+def _search(rs: RelevanceStore, query: str, notes: list[str] | None = None, **kw: Any) -> dict[str, Any]:
+    args: dict[str, Any] = {"event_types": DEFAULT_TYPES, "n_hits": 10} | kw
+    request = search_request(query=query, **args)
+    return search_data(rs.store, request, bm25=Bm25(), snippet_chars=240, notes=notes)
 
 
 def _texts(rs: RelevanceStore, data: dict[str, Any]) -> list[str]:
