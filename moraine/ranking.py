@@ -64,10 +64,10 @@ MEANING_FLOOR = 0.845
 
 # Replies first (moraine/store/reads/replies.py): a candidate whose question names a query term hands its score to
 # the next event of the searched types within REPLY_REACH seqs, and keeps PROMPT_SHARE of it (REPLIES_FIRST: on).
-REPLIES_FIRST = False
+REPLIES_FIRST = True
 PROMPT_SHARE = 0.9
 REPLY_REACH = 64
 
 # Question form (moraine/store/reads/saidwhen.py): a query that asks when lifts the candidates that say when (a
 # relative day or period, a weekday, a month, a year) 1 + WHEN_WEIGHT times (0: off).
-WHEN_WEIGHT = 0.0
+WHEN_WEIGHT = 0.3

@@ -1,15 +1,19 @@
 """The reply before its prompt: a candidate that asks about the query hands its place to the message after it.
 
 A conversation answers a question in the message that follows it. When a candidate event holds a question naming
-one of the query's terms (``moraine.search.asking``), the next event of the searched types in its session (within
-``REPLY_REACH`` seqs, and within the turn when the search is scoped to one) takes the prompt's score if its own is
+one of the query's terms (``moraine.search.asking``) and the next event of the searched types in its session (within
+``REPLY_REACH`` seqs, and within the turn when the search is scoped to one) is of the prompt's own type (one person
+answering another: LoCoMo's dialogs are all ``user_input``), that reply takes the prompt's score if its own is
 lower, and the prompt keeps ``PROMPT_SHARE`` of its own, so the reply comes first and the prompt right after. The
 reply joins the ranking if it was not a candidate (the ranking is cut to the length asked for).
 
 Measured on LoCoMo's dev half (conversations 26 and 30, 2026-12-03): evidence turn hybrid hit@1 40.4 % -> 51.3 %,
 hit@5 67.9 % -> 77.5 %, MRR@10 0.516 -> 0.620, the session figures unchanged (a reply is in its prompt's session).
 Any question mark instead of a question naming a query term did less (hit@1 46.4 %): chat messages often end by
-asking something else ("What's up with you?").
+asking something else ("What's up with you?"). An agent's answer to its user's question is left where it is: what a
+person remembers of such an exchange is often their own question (the relevance set labels it so), and placing the
+answer first, or just after the question, lowered that set's paraphrase / partial-memory MRR@10 (hybrid 0.787 ->
+0.759 / 0.867 -> 0.866).
 """
 
 from __future__ import annotations
@@ -29,9 +33,9 @@ def _replies(
     words: Collection[str],
     types: Sequence[str],
     turn_seq: int | None,
-) -> dict[tuple[int, int], tuple[int, bool]]:
+) -> dict[tuple[int, int], int]:
     """The candidates (session key, seq) that ask about ``words``, each with the seq of the event of ``types`` that
-    follows it in its session (within ``REPLY_REACH`` seqs) and whether that reply is of the prompt's own type.
+    follows it in its session (within ``REPLY_REACH`` seqs) when that event is of the prompt's own type.
 
     One read: the events from each candidate to ``REPLY_REACH`` seqs after it, with the text of the candidates that
     hold a question mark (the rest of the text is not needed).
@@ -60,12 +64,11 @@ def _replies(
         kinds[(int(key), int(seq))] = str(kind)
         if text and asks_about(str(text), words):
             prompts.append((int(key), int(seq)))
-    out: dict[tuple[int, int], tuple[int, bool]] = {}
+    out: dict[tuple[int, int], int] = {}
     for key, seq in prompts:
         after = [s for k, s in kinds if k == key and s > seq]
-        if after:
-            reply = min(after)
-            out[(key, seq)] = (reply, kinds[(key, reply)] == kinds[(key, seq)])
+        if after and kinds[(key, min(after))] == kinds[(key, seq)]:
+            out[(key, seq)] = min(after)
     return out
 
 
@@ -78,9 +81,7 @@ def replies_first(
     turn_seq: int | None = None,
 ) -> list[tuple[int, int, float]]:
     """Return ``ranked`` (session key, seq, score; best first) with each prompt's reply lifted, best first, at most
-    ``limit`` of them: a reply of the prompt's own type (one speaker answering another) to the prompt's score, the
-    prompt lowered to ``PROMPT_SHARE`` of it; a reply of another type (an agent answering its user) to
-    ``PROMPT_SHARE`` of the prompt's score, just after the prompt, which keeps its place."""
+    ``limit`` of them: the reply to the prompt's score, the prompt lowered to ``PROMPT_SHARE`` of it."""
     if not ranked or not words:
         return ranked
     replies = _replies(store, ranked, words, types, turn_seq)
@@ -91,12 +92,11 @@ def replies_first(
     for key, seq, score in ranked:
         found = replies.get((key, seq))
         if found is not None:
-            reply, same_kind = found
-            lifted = (key, reply)
+            lifted = (key, found)
             if lifted not in scores:
                 order.append(lifted)
-            scores[lifted] = max(scores.get(lifted, 0.0), score if same_kind else score * PROMPT_SHARE)
-            score *= PROMPT_SHARE if same_kind else 1.0
+            scores[lifted] = max(scores.get(lifted, 0.0), score)
+            score *= PROMPT_SHARE
         if (key, seq) not in scores:
             order.append((key, seq))
         scores[(key, seq)] = max(scores.get((key, seq), 0.0), score)
