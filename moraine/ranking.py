@@ -18,10 +18,14 @@ __all__ = [
     "FUSION_MIN_WORDS",
     "FUSION_TIE",
     "MEANING_FLOOR",
+    "PROMPT_SHARE",
+    "REPLIES_FIRST",
+    "REPLY_REACH",
     "SESSION_DEPTH",
     "SESSION_WEIGHT",
     "TIME_WEIGHT",
     "VECTOR_WEIGHT",
+    "WHEN_WEIGHT",
 ]
 
 # BM25 (config: [search] bm25_k1, bm25_b): term-frequency saturation and document-length normalization.
@@ -57,3 +61,13 @@ FUSION_TIE = 1e-6
 # side alone) is shown only at this similarity or above: on the relevance set 0.845 kept all 3 answers among such
 # hits while cutting them from 187 to 23 in the top tens (MRR@10 unchanged in every category).
 MEANING_FLOOR = 0.845
+
+# Replies first (moraine/store/reads/replies.py): a candidate whose question names a query term hands its score to
+# the next event of the searched types within REPLY_REACH seqs, and keeps PROMPT_SHARE of it (REPLIES_FIRST: on).
+REPLIES_FIRST = True
+PROMPT_SHARE = 0.9
+REPLY_REACH = 64
+
+# Question form (moraine/store/reads/saidwhen.py): a query that asks when lifts the candidates that say when (a
+# relative day or period, a weekday, a month, a year) 1 + WHEN_WEIGHT times (0: off).
+WHEN_WEIGHT = 0.3

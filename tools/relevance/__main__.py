@@ -43,6 +43,13 @@ def _number_option(flag: str, setting: str, text: str) -> Callable[[_F], _F]:
     )
 
 
+def _bm25_option(flag: str, field: str, text: str) -> Callable[[_F], _F]:
+    """A number >= 0 whose default is the ``Bm25`` field's."""
+    return click.option(
+        flag, type=click.FloatRange(min=0), default=getattr(Bm25(), field), show_default=True, help=text
+    )
+
+
 def _span(values: list[float]) -> str:
     return f"{values[0]:.3f}-{values[-1]:.3f}" if values else "none"
 
@@ -110,19 +117,24 @@ def _locomo(
     "--meaning-floor", "meaning_floor", "Similarity in context a hit holding none of the query's words needs."
 )
 @click.option("--misses", is_flag=True, help="List the queries whose answer is not first, per method.")
-@click.option(
+@_bm25_option(
     "--session-weight",
-    type=click.FloatRange(min=0),
-    default=Bm25().session_weight,
-    show_default=True,
-    help="Weight of the session's own BM25 score in an event's score (0: events ranked alone).",
+    "session_weight",
+    "Weight of the session's own BM25 score in an event's score (0: events alone).",
+)
+@_bm25_option(
+    "--form-weight",
+    "form_weight",
+    "Weight of a query word's other English forms (hike, hiked for hiking) (0: off).",
 )
 @click.option(
-    "--form-weight",
-    type=click.FloatRange(min=0),
-    default=Bm25().form_weight,
+    "--replies-first/--no-replies-first",
+    default=Bm25().replies_first,
     show_default=True,
-    help="Weight of a query word's other English forms (hike, hiked for hiking) relative to it (0: off).",
+    help="A candidate asking about the query hands its place to its reply (moraine/store/reads/replies.py).",
+)
+@_bm25_option(
+    "--when-weight", "when_weight", "A query asking when lifts the candidates that say when 1 + W times."
 )
 @click.option(
     "--keep-function-words", is_flag=True, help="Rank by every query term, function words included."
@@ -158,6 +170,8 @@ def main(
     misses: bool,
     session_weight: float,
     form_weight: float,
+    replies_first: bool,
+    when_weight: float,
     keep_function_words: bool,
     locomo: Path | None,
     only: tuple[str, ...],
@@ -186,7 +200,15 @@ def main(
     )
     labels = SETS[set_name]
     with build_store(labels) as store:
-        ranking = Ranking(Bm25(session_weight=session_weight, form_weight=form_weight), keep_function_words)
+        ranking = Ranking(
+            Bm25(
+                session_weight=session_weight,
+                form_weight=form_weight,
+                replies_first=replies_first,
+                when_weight=when_weight,
+            ),
+            keep_function_words,
+        )
         out = evaluate(store, embedder, settings, ranking, labels)
     console.print(_table(out))
     if embedder is not None:

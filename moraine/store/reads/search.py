@@ -24,6 +24,10 @@ fusion runs, the search is ranked by ``every_term`` instead, the query's words w
 
 Dates: a calendar date the query names (``SearchQuery.period``, see ``moraine.search.timecue``) multiplies the
 scores of the candidates from that date by ``1 + time_weight``, after any fusion.
+
+Then, event by event (``moraine.store.reads.replies``, ``moraine.store.reads.saidwhen``): a candidate that asks
+about the query hands its place to its reply (``replies_first``), and a query that asks when lifts the candidates
+that say when (``when_weight``).
 """
 
 from __future__ import annotations
@@ -39,9 +43,11 @@ from moraine.ranking import (
     BM25_K1,
     FORM_MAX_SHARE,
     FORM_WEIGHT,
+    REPLIES_FIRST,
     SESSION_DEPTH,
     SESSION_WEIGHT,
     TIME_WEIGHT,
+    WHEN_WEIGHT,
 )
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.scope.floor import ProjectFloor, floor_condition
@@ -51,6 +57,9 @@ from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
+from moraine.search.questionform import asks_when
+from moraine.store.reads.replies import replies_first
+from moraine.store.reads.saidwhen import said_when_lifted
 from moraine.store.reads.together import query_together
 from moraine.store.reads.turns import TURN_HEAD_COLUMNS, TurnHead, turn_head
 
@@ -71,6 +80,8 @@ class Bm25:
     form_weight: float = FORM_WEIGHT  # a query word's other forms, relative to the word itself (0: off)
     form_max_share: float = FORM_MAX_SHARE  # a form in more of the events than this is left out
     time_weight: float = TIME_WEIGHT  # events in the period the query names score 1 + time_weight times more
+    replies_first: bool = REPLIES_FIRST  # a candidate asking about the query hands its place to its reply
+    when_weight: float = WHEN_WEIGHT  # a query asking when lifts the candidates that say when (0: off)
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +375,12 @@ def search(
         ranked = fuse(store, pool, _ranked(store, replace(pool, limit=max(pool.limit, fuse_depth)), bm25))
     if period is not None:
         ranked = _in_period_lifted(store, ranked, period, bm25.time_weight)[: query.limit + 1]
+    if bm25.replies_first:
+        ranked = replies_first(
+            store, ranked, [*query.terms, *query.forms], query.types, query.limit + 1, query.turn_seq
+        )
+    if bm25.when_weight > 0 and asks_when(query.every_term):
+        ranked = said_when_lifted(store, ranked, bm25.when_weight)
     return hydrate_page(store, ranked, query.limit, [*query.terms, *query.forms], snippet_chars)
 
 
