@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from moraine.errors import RequestError
+from moraine.search.questionform import asks_when
 from moraine.search.forms import related_forms
 from moraine.search.timecue import Period, time_cue
 from moraine.search.tokenize import query_terms
@@ -54,7 +55,8 @@ class ParsedQuery:
     without function words (unless nothing else is left); ``forms`` the other English forms of ``terms``, ranked
     beside them; ``every_term`` the distinct terms with the function words; ``period`` the calendar date it names;
     ``natural_words`` its count of plain words (what decides hybrid ranking); ``maybe_native_id`` whether it could
-    be a harness's own session ID (it has a digit, ``-`` or ``_``: every harness ID does).
+    be a harness's own session ID (it has a digit, ``-`` or ``_``: every harness ID does); ``asks_when`` whether
+    it asks when (its first word is "when": ``moraine.search.questionform``).
     """
 
     text: str
@@ -64,6 +66,7 @@ class ParsedQuery:
     period: Period | None
     natural_words: int
     maybe_native_id: bool
+    asks_when: bool = False
 
 
 def parse_query(text: str) -> ParsedQuery:
@@ -85,6 +88,7 @@ def parse_query(text: str) -> ParsedQuery:
         period=time_cue(text),
         natural_words=_natural_words(text),
         maybe_native_id=any(c.isdigit() or c in "-_" for c in text),
+        asks_when=asks_when(every),
     )
 
 

@@ -57,7 +57,6 @@ from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
-from moraine.search.questionform import asks_when
 from moraine.store.reads.replies import replies_first
 from moraine.store.reads.saidwhen import said_when_lifted
 from moraine.store.reads.together import query_together
@@ -100,6 +99,7 @@ class SearchQuery:
     period: Period | None = None  # the date the query names, lifted at Bm25.time_weight
     # The query's terms with its function words: ranked instead when ``terms`` find nothing (lexical ranking only).
     every_term: tuple[str, ...] = ()
+    asks_when: bool = False  # the query asks when: candidates that say when are lifted at Bm25.when_weight
 
     @classmethod
     def from_query(
@@ -117,7 +117,7 @@ class SearchQuery:
         """Return the search of a parsed query (its terms, forms, every term and date) with these filters."""
         return cls(
             query.terms, types, limit, harness, source, session_key, turn_seq, floor,  # the fields in order
-            forms=query.forms, period=query.period, every_term=query.every_term,
+            forms=query.forms, period=query.period, every_term=query.every_term, asks_when=query.asks_when,
         )  # fmt: skip
 
 
@@ -379,7 +379,7 @@ def search(
         ranked = replies_first(
             store, ranked, [*query.terms, *query.forms], query.types, query.limit + 1, query.turn_seq
         )
-    if bm25.when_weight > 0 and asks_when(query.every_term):
+    if bm25.when_weight > 0 and query.asks_when:
         ranked = said_when_lifted(store, ranked, bm25.when_weight)
     return hydrate_page(store, ranked, query.limit, [*query.terms, *query.forms], snippet_chars)
 

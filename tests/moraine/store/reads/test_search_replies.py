@@ -5,7 +5,7 @@ from __future__ import annotations
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from moraine.ids import session_key
 from moraine.search.asking import asks_about
-from moraine.search.query import search_terms
+from moraine.search.query import parse_query
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
 
@@ -17,8 +17,10 @@ ANSWER = "Caroline: yeah, the clarinet since I was young, it is how I relax"
 
 def _texts(store: Store, query: str, bm25: Bm25, turn_seq: int | None = None) -> list[str]:
     key = session_key("codex", "chat") if turn_seq is not None else None
-    terms = tuple(search_terms(query))
-    page = search(store, SearchQuery(terms, TYPES, 10, session_key=key, turn_seq=turn_seq), bm25, 200)
+    parsed = parse_query(query)
+    page = search(
+        store, SearchQuery.from_query(parsed, TYPES, 10, session_key=key, turn_seq=turn_seq), bm25, 200
+    )
     return [hit.event.text for hit in page.hits]
 
 

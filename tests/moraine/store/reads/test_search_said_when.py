@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
-from moraine.search.query import search_terms
+from moraine.search.query import parse_query
 from moraine.search.questionform import TIME_WORDS, asks_when
 from moraine.search.tokenize import query_terms
 from moraine.store.client import Store
@@ -17,8 +17,7 @@ TIMED = "deploy to staging on Monday"
 
 
 def _first(store: Store, query: str, bm25: Bm25) -> str:
-    terms = tuple(search_terms(query))
-    page = search(store, SearchQuery(terms, TYPES, 10, every_term=tuple(query_terms(query))), bm25, 200)
+    page = search(store, SearchQuery.from_query(parse_query(query), TYPES, 10), bm25, 200)
     return page.hits[0].event.text
 
 
@@ -53,3 +52,4 @@ def test_time_words_are_relative_days_periods_weekdays_months_and_years() -> Non
     assert asks_when(query_terms("When did Caroline go?")) and not asks_when(
         query_terms("Caroline went when?")
     )
+    assert parse_query("When did Caroline go?").asks_when and not parse_query("Caroline went when?").asks_when
