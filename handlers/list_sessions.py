@@ -4,23 +4,28 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from generated.models import ListSessionsData, ListSessionsRequest
+from generated.models import (
+    ListedSession,
+    ListedSessionMetadata,
+    ListedSessionOpen,
+    ListSessionsData,
+    ListSessionsRequest,
+    SessionModeModel,
+)
+from handlers.shapes import as_session_id, session_ref
 from moraine.handler_api import Deps, Outcome
 from moraine.errors import RequestError
-from moraine.ids import session_id
 from moraine.scope.floor import ProjectFloor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import ListCursor, decode_list_cursor, encode_list_cursor
-from moraine.store.reads.labels import display_label, session_title
+from moraine.store.reads.labels import display_label
 from moraine.store.reads.listing import ListAnchor, ListQuery, list_sessions, to_epoch_ms
 from moraine.store.reads.sessions import SessionRecord
-from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
+from moraine.store.reads.timestamps import parse_timestamp
 
 __all__ = ["handle", "list_data"]
-
-Json = dict[str, Any]
 
 
 def _when(value: str | datetime, field: str) -> datetime:
@@ -36,28 +41,22 @@ def _when(value: str | datetime, field: str) -> datetime:
         ) from None
 
 
-def _listed(rank: int, s: SessionRecord) -> Json:
-    sid = session_id(s.key)
-    return {
-        "rank": rank,
-        "id": sid,
-        "session": {
-            "id": sid,
-            "title": session_title(s.title, s.first_user_message),
-            "display_label": display_label(s),
-            "source": s.source,
-            "harness": s.harness,
-            "started_at": format_timestamp(s.started_at),
-            "updated_at": format_timestamp(s.updated_at),
-            "completed": s.completed,
-            "turn_count": s.turn_count,
-            "event_count": s.event_count,
-            "mode": s.mode,
-            "session_slug": s.slug,
-            "session_summary": s.summary,
-        },
-        "open": {"session_id": sid},
-    }
+def _listed(rank: int, s: SessionRecord) -> ListedSession:
+    sid = as_session_id(s.key)
+    return ListedSession(
+        rank=rank,
+        id=sid,
+        session=ListedSessionMetadata(
+            **dict(session_ref(s)),  # a search hit's session fields (the response keeps the contract's order)
+            display_label=display_label(s),
+            turn_count=s.turn_count,
+            event_count=s.event_count,
+            mode=SessionModeModel(s.mode),
+            session_slug=s.slug,
+            session_summary=s.summary,
+        ),
+        open=ListedSessionOpen(session_id=sid),
+    )
 
 
 def list_data(
@@ -73,7 +72,7 @@ def list_data(
     sort: Literal["asc", "desc"],
     cursor_secret: str | bytes,
     floor: ProjectFloor | None = None,
-) -> Json:
+) -> ListSessionsData:
     """Return the ``data`` object of a list_sessions response (``floor``: a project-only scope).
 
     Raises:
@@ -109,13 +108,13 @@ def list_data(
         next_cursor = encode_list_cursor(
             cursor_secret, ListCursor(signature, to_epoch_ms(last.updated_at), last.key)
         )
-    return {
-        "result_count": len(page.sessions),
-        "limit": limit,
-        "truncated": page.truncated,
-        "sessions": [_listed(rank, s) for rank, s in enumerate(page.sessions, start=1)],
-        "next_cursor": next_cursor,
-    }
+    return ListSessionsData(
+        result_count=len(page.sessions),
+        limit=limit,
+        truncated=page.truncated,
+        sessions=[_listed(rank, s) for rank, s in enumerate(page.sessions, start=1)],
+        next_cursor=next_cursor,
+    )
 
 
 def handle(request: ListSessionsRequest, deps: Deps) -> Outcome:
@@ -133,4 +132,4 @@ def handle(request: ListSessionsRequest, deps: Deps) -> Outcome:
         cursor_secret=deps.settings.cursor_secret,
         floor=deps.floor,
     )
-    return Outcome(ListSessionsData.model_validate(data))
+    return Outcome(data)

@@ -9,7 +9,7 @@ the server loads it from there (``table.load_handler_table``).
 from __future__ import annotations
 
 from moraine.handler_api.deps import Deps, Settings
-from moraine.handler_api.outcome import Handler, HandlerEntry, Outcome
+from moraine.handler_api.outcome import Handler, HandlerEntry, Outcome, data_json
 from moraine.handler_api.table import load_handler_table
 
-__all__ = ["Deps", "Handler", "HandlerEntry", "Outcome", "Settings", "load_handler_table"]
+__all__ = ["Deps", "Handler", "HandlerEntry", "Outcome", "Settings", "data_json", "load_handler_table"]
