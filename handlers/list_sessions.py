@@ -14,7 +14,7 @@ from generated.models import (
     ListSessionsRequest,
     SessionModeModel,
 )
-from handlers.shapes import as_session_id, session_ref
+from handlers.shapes import as_session_id, session_ref_fields
 from moraine.handler_api import Deps, Outcome
 from moraine.errors import RequestError
 from moraine.scope.floor import ProjectFloor
@@ -47,7 +47,9 @@ def _listed(rank: int, s: SessionRecord) -> ListedSession:
         rank=rank,
         id=sid,
         session=ListedSessionMetadata(
-            **dict(session_ref(s)),  # a search hit's session fields (the response keeps the contract's order)
+            **session_ref_fields(
+                s
+            ),  # a search hit's session fields (the response keeps the contract's order)
             display_label=display_label(s),
             turn_count=s.turn_count,
             event_count=s.event_count,

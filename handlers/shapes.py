@@ -48,6 +48,7 @@ __all__ = [
     "opened_turn",
     "session_brief",
     "session_ref",
+    "session_ref_fields",
     "turn_digest",
     "turn_summary",
 ]
@@ -68,9 +69,27 @@ def as_event_id(key: int, seq: int) -> EventId:
     return EventId(ids.event_id(key, seq))
 
 
-def session_brief(s: SessionRecord) -> SessionBrief:
-    """Return the parent-session object of an opened turn or event."""
-    return SessionBrief(
+# The larger contract objects start with the fields of smaller ones, built once here (typed dicts passed on with
+# ``**``); a response lists the fields in the contract's order whatever the order of the call.
+
+
+class _BriefFields(TypedDict):
+    id: SessionId
+    title: str | None
+    source: str
+    harness: str
+
+
+class SessionRefFields(_BriefFields):
+    """The fields of a search hit's session, which the opened and listed sessions start with."""
+
+    started_at: str | None
+    updated_at: str | None
+    completed: bool
+
+
+def _brief_fields(s: SessionRecord) -> _BriefFields:
+    return _BriefFields(
         id=as_session_id(s.key),
         title=session_title(s.title, s.first_user_message),
         source=s.source,
@@ -78,24 +97,30 @@ def session_brief(s: SessionRecord) -> SessionBrief:
     )
 
 
-# The larger session objects start with the smaller ones' fields: ``**dict(model)`` passes a model's fields on (their
-# values as they are, not dumped again); the response lists them in the contract's order whatever the call's order.
-
-
-def session_ref(s: SessionRecord) -> SessionRef:
-    """Return the session object of a search hit."""
-    return SessionRef(
-        **dict(session_brief(s)),
+def session_ref_fields(s: SessionRecord) -> SessionRefFields:
+    """Return the fields of ``session_ref``, for the session objects that add to them."""
+    return SessionRefFields(
+        **_brief_fields(s),
         started_at=format_timestamp(s.started_at),
         updated_at=format_timestamp(s.updated_at),
         completed=s.completed,
     )
 
 
+def session_brief(s: SessionRecord) -> SessionBrief:
+    """Return the parent-session object of an opened turn or event."""
+    return SessionBrief(**_brief_fields(s))
+
+
+def session_ref(s: SessionRecord) -> SessionRef:
+    """Return the session object of a search hit."""
+    return SessionRef(**session_ref_fields(s))
+
+
 def opened_session(s: SessionRecord) -> OpenedSession:
     """Return the session object of ``open(session)``, with the harness's own ID and its resume command."""
     return OpenedSession(
-        **dict(session_ref(s)),
+        **session_ref_fields(s),
         turn_count=s.turn_count,
         event_count=s.event_count,
         native_id=s.native_id,
@@ -150,14 +175,14 @@ def _turn_fields(t: TurnRecord) -> _TurnFields:
 
 def turn_summary(t: TurnRecord) -> TurnSummary:
     """Return the compact turn summary used in session pages."""
-    digest = turn_digest(t)
+    digest, fields = turn_digest(t), _turn_fields(t)
     return TurnSummary(
-        **_turn_fields(t),
+        **fields,
         user_input=digest.user_input,
         final_response=digest.final_response,
         tools_called=digest.tools_called,
         event_types=[SearchableEventType(e.value) for e in digest.event_types],
-        open=TurnSummaryOpen(turn_id=as_turn_id(t.key, t.turn_seq), terminal_event_id=_terminal_id(t)),
+        open=TurnSummaryOpen(turn_id=fields["id"], terminal_event_id=fields["terminal_event_id"]),
     )
 
 
