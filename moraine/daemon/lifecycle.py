@@ -149,8 +149,10 @@ class _Daemon:
         progress = self._progress()
         ingest = BackgroundIngest(ingest_store, self.config, progress=self._progress_callback(progress))
         self.clock.done("listeners bound and ingest prepared")
-        ranker = SemanticRanker()  # the handlers' hybrid ranker, filled once the model has loaded
-        semantic = start_semantic(self.config, ranker)  # hybrid ranking + background vectorizer, when installed
+        # Hybrid ranking and the background vectorizer, when installed: the model loads in the background and then
+        # fills ``ranker``, the handlers' hybrid ranker (search stays lexical until then).
+        ranker = SemanticRanker()
+        semantic = start_semantic(self.config, ranker)
         self.clock.done("semantic recall started")
         try:
             with progress if progress is not None else nullcontext():

@@ -175,9 +175,7 @@ class Fuser:
         future, self._vector_side = self._vector_side, None
         side = future.result() if future is not None else self._vector_candidates(store, query)
         kinds = (
-            event_types(store, [row.ref for row in lexical])
-            if set(query.types) - set(VECTOR_TYPES)
-            else {}
+            event_types(store, [row.ref for row in lexical]) if set(query.types) - set(VECTOR_TYPES) else {}
         )
         candidates = [
             Candidate(row.key, row.seq, row.score, kinds.get(row.ref, VECTOR_TYPES[0]) in VECTOR_TYPES)
