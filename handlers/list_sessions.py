@@ -47,9 +47,7 @@ def _listed(rank: int, s: SessionRecord) -> ListedSession:
         rank=rank,
         id=sid,
         session=ListedSessionMetadata(
-            **session_ref_fields(
-                s
-            ),  # a search hit's session fields (the response keeps the contract's order)
+            **session_ref_fields(s),  # a search hit's session fields, then the listing's own
             display_label=display_label(s),
             turn_count=s.turn_count,
             event_count=s.event_count,
