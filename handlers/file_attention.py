@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import Literal, TypedDict
+from typing import TypedDict
 
 from generated.models import (
     FileAttentionData,
     FileAttentionEventOpen,
     FileAttentionEventRow,
     FileAttentionGranularityModel,
-    FileAttentionRequest,
     FileAttentionRoot,
     FileAttentionScopeModel,
     FileAttentionSessionOpen,
@@ -20,11 +18,11 @@ from generated.models import (
     FileAttentionSummary,
     FileAttentionTouch,
 )
+from handlers.requests.file_attention import ParsedAttention
 from handlers.shapes import as_event_id, as_session_id, as_turn_id
 from moraine.handler_api import Deps, Outcome
 from moraine.attention.lookup import QueryPath, launch_project, reduce_path
 from moraine.attention.project import ProjectResolver
-from moraine.errors import RequestError
 from moraine.scope.floor import ProjectFloor
 from moraine.store.client import Store
 from moraine.store.reads.attention import (
@@ -38,13 +36,9 @@ from moraine.store.reads.attention import (
     touch_sessions,
     touch_stats,
 )
-from moraine.store.reads.timestamps import format_timestamp, parse_timestamp
+from moraine.store.reads.timestamps import format_timestamp
 
-__all__ = ["AttentionResult", "file_attention_data", "handle", "resolve_limit"]
-
-Scope = Literal["project", "all"]
-Granularity = Literal["sessions", "events"]
-DEFAULT_LIMIT = 50
+__all__ = ["AttentionResult", "file_attention_data", "handle"]
 
 
 @dataclass(slots=True)
@@ -73,61 +67,20 @@ class _Rows(TypedDict, total=False):
     sessions: list[FileAttentionSessionRow]
 
 
-def _when(value: str | datetime | None, name: str) -> datetime | None:
-    if value is None or isinstance(value, datetime):
-        if isinstance(value, datetime) and value.tzinfo is None:
-            raise RequestError(f"{name} must carry a timezone offset or Z", field=name)
-        return value
-    try:
-        return parse_timestamp(value)
-    except ValueError:
-        raise RequestError(
-            f"{name} must be an RFC 3339 datetime with a timezone offset or Z", field=name
-        ) from None
-
-
-def resolve_limit(limit: int | None, max_results: int) -> int:
-    """Return the canonical limit: default min(50, max_results), at most max_results.
-
-    Raises:
-        RequestError: the limit is below 1 or above the configured maximum.
-    """
-    if limit is None:
-        return min(DEFAULT_LIMIT, max_results)
-    if limit < 1 or limit > max_results:
-        raise RequestError(f"limit must be between 1 and {max_results}", field="limit")
-    return limit
-
-
 def file_attention_data(
     store: Store,
+    request: ParsedAttention,
     *,
-    path: str,
-    scope: Scope,
-    granularity: Granularity,
-    start_datetime: str | datetime | None,
-    end_datetime: str | datetime | None,
-    tool: str | None,
-    harness: str | None,
-    source: str | None,
-    mutations_only: bool,
-    limit: int,
     launch_dir: str | None,
     resolver: ProjectResolver | None = None,
     scan_cap: int = SCAN_CAP,
     floor: ProjectFloor | None = None,
 ) -> AttentionResult:
-    """Return the data and warnings of a file_attention response for a canonical request.
+    """Return the data and warnings of a file_attention response for a parsed request.
 
     ``launch_dir`` is the MCP client's launch directory (the server's when the client reports none).
-
-    Raises:
-        RequestError: bad datetimes or an empty range.
     """
-    start = _when(start_datetime, "start_datetime")
-    end = _when(end_datetime, "end_datetime")
-    if start is not None and end is not None and end <= start:
-        raise RequestError("end_datetime must be after start_datetime", field="end_datetime")
+    path, scope, granularity, limit = request.path, request.scope, request.granularity, request.limit
     projects = resolver or ProjectResolver()
     query = reduce_path(path, launch_dir, projects)
     warnings = _path_warnings(path, query, launch_dir)
@@ -152,12 +105,12 @@ def file_attention_data(
         tail=query.tail,
         tail_is_absolute=query.tail_is_absolute,
         project_id=project_id,
-        start=start,
-        end=end,
-        tool=tool,
-        harness=harness,
-        source=source,
-        mutations_only=mutations_only,
+        start=request.start,
+        end=request.end,
+        tool=request.tool,
+        harness=request.harness,
+        source=request.source,
+        mutations_only=request.mutations_only,
         floor=floor,
     )
     stats = touch_stats(store, touch_filter, scan_cap)
@@ -330,20 +283,11 @@ def _session_rows(
     return out
 
 
-def handle(request: FileAttentionRequest, deps: Deps) -> Outcome:
-    """Answer a canonical file_attention request from the store (relative paths from ``deps.launch_dir``)."""
+def handle(request: ParsedAttention, deps: Deps) -> Outcome:
+    """Answer a parsed file_attention request from the store (relative paths from ``deps.launch_dir``)."""
     result = file_attention_data(
         deps.store,
-        path=request.path,
-        scope="all" if request.scope.value == "all" else "project",
-        granularity="events" if request.granularity.value == "events" else "sessions",
-        start_datetime=request.start_datetime,
-        end_datetime=request.end_datetime,
-        tool=request.tool,
-        harness=request.harness,
-        source=request.source,
-        mutations_only=request.mutations_only,
-        limit=request.limit,
+        request,
         launch_dir=None if deps.launch_dir is None else str(deps.launch_dir),
         floor=deps.floor,
     )

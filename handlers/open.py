@@ -14,7 +14,6 @@ from generated.models import (
     EventTraversal,
     OpenData,
     OpenEventData,
-    OpenRequest,
     OpenSessionData,
     OpenTurnData,
     SessionBrief,
@@ -22,6 +21,7 @@ from generated.models import (
     TurnSummary,
     TurnTraversal,
 )
+from handlers.requests.open import Continuation, NativeSessionId, ParsedOpen
 from moraine.handler_api import Deps, Outcome
 from handlers.shapes import (
     as_event_id,
@@ -36,12 +36,11 @@ from handlers.shapes import (
     turn_digest,
     turn_summary,
 )
-from moraine import ids
-from moraine.errors import InvalidIdError, NotFoundError, RequestError
+from moraine.errors import InvalidIdError, NotFoundError
 from moraine.ids import EventId, SessionId, TurnId, session_id
 from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
-from moraine.store.reads.cursors import OpenCursor, decode_open_cursor, encode_open_cursor, stale_open_cursor
+from moraine.store.reads.cursors import OpenCursor, encode_open_cursor, stale_open_cursor
 from moraine.store.reads.events import fetch_event_context, page_events
 from moraine.store.reads.native import native_session_key
 from moraine.store.reads.neighbours import session_neighbours
@@ -154,11 +153,6 @@ def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> _Page:
     return _Page(summaries, events, next_cursor)
 
 
-def _check_limit(limit: int, max_results: int) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= max_results:
-        raise RequestError(f"limit must be an integer from 1 to {max_results}", field="limit")
-
-
 def _open_session(
     store: Store,
     parsed: SessionId,
@@ -234,8 +228,9 @@ def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | 
     )
 
 
-def _continue(store: Store, token: str, secret: str | bytes, floor: ProjectFloor | None) -> OpenedData:
-    cursor = decode_open_cursor(secret, token)
+def _continue(
+    store: Store, cursor: OpenCursor, secret: str | bytes, floor: ProjectFloor | None
+) -> OpenedData:
     if not in_floor(store, floor, cursor.key):  # a cursor minted for another client of the daemon
         raise NotFoundError("session not found", kind="session", id=session_id(cursor.key))
     if cursor.kind == "session":
@@ -256,57 +251,38 @@ def _continue(store: Store, token: str, secret: str | bytes, floor: ProjectFloor
 
 def open_data(
     store: Store,
+    request: ParsedOpen,
     *,
-    id: str | None,
-    limit: int | None,
-    cursor: str | None,
-    max_results: int,
     cursor_secret: str | bytes,
     floor: ProjectFloor | None = None,
 ) -> OpenedData:
     """Return the ``data`` object of an open response (``floor``: a project-only scope; outside it is not_found).
 
     Raises:
-        RequestError: bad argument combination, limit out of range, or a malformed/altered/stale cursor.
-        InvalidIdError: a malformed ID (and not a stored session's harness ID either).
+        RequestError: a cursor whose session was re-indexed since its first page (stale).
+        InvalidIdError: an id that could only be a harness's own session ID, and no stored session has it.
         NotFoundError: a well-formed ID that is not stored.
     """
-    if cursor is not None:
-        if id is not None or limit is not None:
-            raise RequestError("cursor must be passed alone, without id or limit", field="cursor")
-        return _continue(store, cursor, cursor_secret, floor)
-    if id is None or not id.strip():
-        raise RequestError("open needs an id (or a cursor from a previous open)", field="id")
-    try:
-        parsed = ids.parse_id(id)
-    except ids.InvalidIdError as exc:
-        native = native_session_key(store, id, floor)  # a harness's own session ID opens that session
+    target = request.target
+    if isinstance(target, Continuation):
+        return _continue(store, target.cursor, cursor_secret, floor)
+    if isinstance(target, NativeSessionId):
+        native = native_session_key(
+            store, target.text, floor
+        )  # a harness's own session ID opens that session
         if native is None:
             message = "id is neither a Moraine ID nor the ID of a stored session in its harness"
-            raise InvalidIdError(message if ids.could_be_native_id(id) else str(exc), field="id") from None
-        parsed, id = SessionId(native), session_id(native)
-    if isinstance(parsed, EventId):
-        if limit is not None:
-            raise RequestError(
-                "limit is only valid with a session or turn id, not an event id", field="limit"
-            )
-        return _open_event(store, parsed, id, floor)
-    if limit is not None:
-        _check_limit(limit, max_results)
-    if isinstance(parsed, SessionId):
-        return _open_session(store, parsed, id, limit, cursor_secret, floor)
-    return _open_turn(store, parsed, id, limit, cursor_secret, floor)
+            raise InvalidIdError(message, field="id")
+        target = SessionId(native)
+    text = str(target)
+    if isinstance(target, EventId):
+        return _open_event(store, target, text, floor)
+    if isinstance(target, SessionId):
+        return _open_session(store, target, text, request.limit, cursor_secret, floor)
+    return _open_turn(store, target, text, request.limit, cursor_secret, floor)
 
 
-def handle(request: OpenRequest, deps: Deps) -> Outcome:
-    """Answer a canonical open request."""
-    data = open_data(
-        deps.store,
-        id=request.id,
-        limit=request.limit,
-        cursor=request.cursor,
-        max_results=deps.settings.max_results,
-        cursor_secret=deps.settings.cursor_secret,
-        floor=deps.floor,
-    )
+def handle(request: ParsedOpen, deps: Deps) -> Outcome:
+    """Answer a parsed open request."""
+    data = open_data(deps.store, request, cursor_secret=deps.settings.cursor_secret, floor=deps.floor)
     return Outcome(OpenData(data))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from generated.models import (
     EventType,
     SearchHit,
@@ -11,23 +9,19 @@ from generated.models import (
     SearchHitOpen,
     SearchHitTurn,
     SearchSessionsData,
-    SearchSessionsRequest,
     Snippet,
 )
-from moraine.handler_api import Deps, Outcome
+from handlers.requests.search_sessions import ParsedSearch
 from handlers.shapes import as_event_id, as_session_id, as_turn_id, session_ref
-from moraine import ids
-from moraine.errors import InvalidIdError, NotFoundError, RequestError
-from moraine.ids import EventId, SessionId, TurnId, session_id
+from moraine.errors import NotFoundError
+from moraine.handler_api import Deps, Outcome
+from moraine.ids import SessionId, TurnId, session_id
 from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.search.marks import MEANING_MATCH, meaning_note
-from moraine.search.query import search_forms, search_terms
-from moraine.search.tokenize import query_terms
-from moraine.search.timecue import time_cue
 from moraine.semantic.hybrid import Hybrid, fuser_for
 from moraine.store.client import Store
-from moraine.store.reads.scope import session_exists, turn_exists
 from moraine.store.reads.native import first_events, native_session_key
+from moraine.store.reads.scope import session_exists, turn_exists
 from moraine.store.reads.scored import Scored
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, hydrate_page, search
 from moraine.store.reads.settled import event_terminal
@@ -36,34 +30,25 @@ from moraine.store.reads.timestamps import format_timestamp
 __all__ = ["handle", "search_data"]
 
 
-def _scope(store: Store, within_id: str | None, floor: ProjectFloor | None) -> tuple[int | None, int | None]:
-    if within_id is None:
+def _scope(
+    store: Store, within: SessionId | TurnId | None, floor: ProjectFloor | None
+) -> tuple[int | None, int | None]:
+    """Return the (session key, turn number) the search is scoped to, or (None, None) for everywhere."""
+    if within is None:
         return None, None
-    try:
-        parsed = ids.parse_id(within_id)
-    except ids.InvalidIdError as exc:
-        raise InvalidIdError(str(exc), field="within_id") from None
-    if isinstance(parsed, EventId):
-        raise RequestError("within_id accepts session and turn IDs, not event IDs", field="within_id")
-    if isinstance(parsed, SessionId):
-        if not session_exists(store, parsed.key) or not in_floor(store, floor, parsed.key):
-            raise NotFoundError("session not found", kind="session", id=within_id)
-        return parsed.key, None
-    assert isinstance(parsed, TurnId)
-    if not turn_exists(store, parsed.key, parsed.turn_seq) or not in_floor(store, floor, parsed.key):
-        raise NotFoundError("turn not found", kind="turn", id=within_id)
-    return parsed.key, parsed.turn_seq
+    if isinstance(within, SessionId):
+        if not session_exists(store, within.key) or not in_floor(store, floor, within.key):
+            raise NotFoundError("session not found", kind="session", id=str(within))
+        return within.key, None
+    if not turn_exists(store, within.key, within.turn_seq) or not in_floor(store, floor, within.key):
+        raise NotFoundError("turn not found", kind="turn", id=str(within))
+    return within.key, within.turn_seq
 
 
 def search_data(
     store: Store,
+    request: ParsedSearch,
     *,
-    query: str,
-    within_id: str | None,
-    event_types: Sequence[str],
-    harness: str | None,
-    source: str | None,
-    n_hits: int,
     bm25: Bm25,
     snippet_chars: int,
     floor: ProjectFloor | None = None,
@@ -74,46 +59,37 @@ def search_data(
     hybrid ranker, None for lexical ranking).
 
     A query that is exactly a harness's own session ID (what ``claude --resume`` or ``codex resume`` takes) returns
-    that session's first events of ``event_types``, and a note for the response's warnings is added to ``notes``.
+    that session's first events of the requested types, and a note for the response's warnings is added to
+    ``notes``.
 
     Raises:
-        RequestError: the query has no searchable terms, or within_id is an event ID.
-        NotFoundError: within_id is a well-formed session or turn ID that is not in the store.
+        NotFoundError: within_id is a session or turn ID that is not in the store (or outside ``floor``).
     """
-    terms = search_terms(query)
-    if not terms:
-        raise RequestError(
-            "query has no searchable terms: use words, numbers or identifiers, not only punctuation",
-            field="query",
-        )
-    key, turn_seq = _scope(store, within_id, floor)
+    key, turn_seq = _scope(store, request.within, floor)
     if key is None:
-        native = _native_search(store, query, event_types, harness, source, n_hits, snippet_chars, floor)
+        native = _native_search(store, request, snippet_chars, floor)
         if native is not None:
             data, note = native
             if notes is not None:
                 notes.append(note)
             return data
-    search_query = SearchQuery(
-        terms=tuple(terms),
-        forms=tuple(search_forms(terms)),
-        every_term=tuple(query_terms(query)),
-        period=time_cue(query),
-        types=tuple(event_types),
-        limit=n_hits,
-        harness=harness,
-        source=source,
+    search_query = SearchQuery.from_query(
+        request.query,
+        request.event_types,
+        request.n_hits,
+        harness=request.harness,
+        source=request.source,
         session_key=key,
         turn_seq=turn_seq,
         floor=floor,
     )
-    fuser = fuser_for(hybrid, query, event_types)  # semantic recall (hybrid ranking); None: lexical only
+    fuser = fuser_for(hybrid, request.query, request.event_types)  # semantic recall; None: lexical only
     if fuser is not None:
         fuser.prefetch(store, search_query)  # the vector side runs while BM25 does
     page = search(
         store, search_query, bm25, snippet_chars, fuse=fuser, fuse_depth=fuser.depth if fuser else 0
     )
-    data = _data(page, n_hits, set(fuser.meaning_only) if fuser is not None else set())
+    data = _data(page, request.n_hits, set(fuser.meaning_only) if fuser is not None else set())
     meaning = [hit.rank for hit in data.results if hit.snippet.text.startswith(MEANING_MATCH)]
     if meaning and notes is not None:
         notes.append(meaning_note(meaning))
@@ -121,33 +97,26 @@ def search_data(
 
 
 def _native_search(
-    store: Store,
-    query: str,
-    event_types: Sequence[str],
-    harness: str | None,
-    source: str | None,
-    n_hits: int,
-    snippet_chars: int,
-    floor: ProjectFloor | None,
+    store: Store, request: ParsedSearch, snippet_chars: int, floor: ProjectFloor | None
 ) -> tuple[SearchSessionsData, str] | None:
     """Answer a query that is exactly a harness's own session ID with that session's first events, and a note
     naming the session (None when no stored session has that ID).
 
-    Only a query with a digit, ``-`` or ``_`` is looked up (every harness ID has one: UUIDs, ``ses_…``), so a
-    one-word query never pays for the lookup.
+    Only a query that could be such an ID is looked up (``ParsedQuery.maybe_native_id``), so a one-word query
+    never pays for the lookup.
     """
-    if not any(c.isdigit() or c in "-_" for c in query):
+    if not request.query.maybe_native_id:
         return None
-    key = native_session_key(store, query, floor, harness, source)
+    key = native_session_key(store, request.query.text, floor, request.harness, request.source)
     if key is None:
         return None
-    seqs = first_events(store, key, tuple(event_types), n_hits + 1)
-    page = hydrate_page(store, [Scored(key, seq, 1.0) for seq in seqs], n_hits, [], snippet_chars)
+    seqs = first_events(store, key, request.event_types, request.n_hits + 1)
+    page = hydrate_page(store, [Scored(key, seq, 1.0) for seq in seqs], request.n_hits, [], snippet_chars)
     note = (
         f"the query is the harness's own ID of session {session_id(key)}: the hits are that session's first "
         "events; open that ID (or this one) to walk it"
     )
-    return _data(page, n_hits), note
+    return _data(page, request.n_hits), note
 
 
 def _data(page: SearchPage, n_hits: int, meaning: set[tuple[int, int]] | None = None) -> SearchSessionsData:
@@ -185,18 +154,13 @@ def _data(page: SearchPage, n_hits: int, meaning: set[tuple[int, int]] | None = 
     )
 
 
-def handle(request: SearchSessionsRequest, deps: Deps) -> Outcome:
-    """Answer a canonical search_sessions request."""
+def handle(request: ParsedSearch, deps: Deps) -> Outcome:
+    """Answer a parsed search_sessions request."""
     settings = deps.settings
     notes: list[str] = []
     data = search_data(
         deps.store,
-        query=request.query,
-        within_id=request.within_id,
-        event_types=[str(t.value) for t in request.event_types],
-        harness=request.harness,
-        source=request.source,
-        n_hits=request.n_hits,
+        request,
         bm25=Bm25(settings.bm25_k1, settings.bm25_b),
         snippet_chars=settings.snippet_chars,
         floor=deps.floor,

@@ -1,16 +1,17 @@
-"""What a handler returns (``Outcome``) and how the server holds it (``HandlerEntry``, one per tool)."""
+"""What a tool is given (its ``ParsedRequest``), what it returns (``Outcome``) and how the server holds it
+(``HandlerEntry``, one per tool)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from moraine.handler_api.deps import Deps
+from moraine.handler_api.deps import Deps, Settings
 
-__all__ = ["Handler", "HandlerEntry", "Outcome", "data_json"]
+__all__ = ["Handler", "HandlerEntry", "Outcome", "Parse", "ParsedRequest", "data_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,14 +28,25 @@ def data_json(data: BaseModel) -> dict[str, Any]:
     return data.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
-# A handler: (validated canonical request model, deps) -> Outcome; raises moraine.errors exceptions for failures.
+class ParsedRequest(Protocol):
+    """A tool's arguments parsed into typed values; ``echo`` is the canonical request JSON the envelope carries,
+    derived from the same values the handler receives."""
+
+    def echo(self) -> dict[str, Any]: ...
+
+
+# A parse: (arguments that passed the tool's schema, with every default filled, settings) -> the parsed request;
+# every request rule of the tool lives there and raises moraine.errors RequestError (or a subclass) naming the field.
+Parse = Callable[[dict[str, Any], Settings], ParsedRequest]
+# A handler: (its tool's parsed request, deps) -> Outcome; raises moraine.errors exceptions for failures that need
+# the store (not found, a stale cursor), never for an argument rule.
 Handler = Callable[[Any, Deps], Outcome]
 
 
 @dataclass(frozen=True, slots=True)
 class HandlerEntry:
-    """A tool's canonical request model, its data model and the function that answers it."""
+    """A tool's parse of its arguments, its data model and the function that answers the parsed request."""
 
-    request_model: type[BaseModel]
+    parse: Parse
     data_model: type[BaseModel]
     handle: Handler

@@ -1,17 +1,25 @@
-"""The terms a search query is ranked by: its distinct terms without function words (English, Spanish, French,
-German, Portuguese).
+"""A search query read once: its terms, their other forms, every term, the date it names, its plain words.
 
-A question in natural language ("what did she say about the trip to Paris?") carries words that occur in nearly
-every message; each still adds a little BM25 weight, enough to lift long messages full of them over the one that
-holds the rare words. They are dropped unless the query is made of nothing else ("to be or not to be" stays).
+``parse_query`` is the one place the query text is read; everything downstream (the BM25 ranking, the hybrid
+ranker's decision, the native-ID lookup) takes the ``ParsedQuery`` it returns.
+
+Function words: a question in natural language ("what did she say about the trip to Paris?") carries words that
+occur in nearly every message; each still adds a little BM25 weight, enough to lift long messages full of them over
+the one that holds the rare words. They are left out of ``terms`` (English, Spanish, French, German, Portuguese)
+unless the query is made of nothing else ("to be or not to be" stays); ``every_term`` keeps them.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
+from moraine.errors import RequestError
 from moraine.search.forms import related_forms
+from moraine.search.timecue import Period, time_cue
 from moraine.search.tokenize import query_terms
 
-__all__ = ["FUNCTION_WORDS", "search_forms", "search_terms"]
+__all__ = ["FUNCTION_WORDS", "ParsedQuery", "parse_query"]
 
 FUNCTION_WORDS = frozenset(
     """
@@ -32,15 +40,62 @@ FUNCTION_WORDS = frozenset(
     do da dos das o os as um uma em na nos nas ao é
     """.split()
 )
+_WORD = re.compile(r"^[^\W\d_]+$")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
+_NO_TERMS = "query has no searchable terms: use words, numbers or identifiers, not only punctuation"
 
 
-def search_terms(text: str) -> list[str]:
-    """Return the query's distinct terms in first-seen order, function words left out unless there is nothing else."""
-    terms = query_terms(text)
-    content = [t for t in terms if t not in FUNCTION_WORDS]
-    return content or terms
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    """A search query as every ranker reads it.
+
+    ``text`` is the query trimmed (what the envelope echoes); ``terms`` its distinct terms in first-seen order
+    without function words (unless nothing else is left); ``forms`` the other English forms of ``terms``, ranked
+    beside them; ``every_term`` the distinct terms with the function words; ``period`` the calendar date it names;
+    ``natural_words`` its count of plain words (what decides hybrid ranking); ``maybe_native_id`` whether it could
+    be a harness's own session ID (it has a digit, ``-`` or ``_``: every harness ID does).
+    """
+
+    text: str
+    terms: tuple[str, ...]
+    forms: tuple[str, ...]
+    every_term: tuple[str, ...]
+    period: Period | None
+    natural_words: int
+    maybe_native_id: bool
 
 
-def search_forms(terms: list[str]) -> list[str]:
-    """Return the other English forms of the query's terms that are ranked beside them (no function words)."""
-    return related_forms(terms, exclude=FUNCTION_WORDS)
+def parse_query(text: str) -> ParsedQuery:
+    """Read a search query once.
+
+    Raises:
+        RequestError: the query has no searchable terms (only punctuation or blanks), on field ``query``.
+    """
+    text = text.strip()
+    every = query_terms(text)
+    if not every:
+        raise RequestError(_NO_TERMS, field="query")
+    terms = [t for t in every if t not in FUNCTION_WORDS] or every
+    return ParsedQuery(
+        text=text,
+        terms=tuple(terms),
+        forms=tuple(related_forms(terms, exclude=FUNCTION_WORDS)),
+        every_term=tuple(every),
+        period=time_cue(text),
+        natural_words=_natural_words(text),
+        maybe_native_id=any(c.isdigit() or c in "-_" for c in text),
+    )
+
+
+def _natural_words(text: str) -> int:
+    """Count the plain words of ``text``: letters only, not camelCase; a run of CJK/kana counts one per two
+    characters."""
+    count = 0
+    for token in text.split():
+        word = token.strip(_EDGE_PUNCT)
+        if not word or not _WORD.match(word) or _CAMEL.search(word):
+            continue
+        wide = sum(1 for ch in word if ord(ch) >= 0x2E80)
+        count += max(1, wide // 2) if wide else 1
+    return count

@@ -21,7 +21,6 @@ request, or None when the search stays lexical.
 from __future__ import annotations
 
 import contextvars
-import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from moraine.ranking import (
 )
 from moraine.errors import ConfigError
 from moraine.scope.floor import floor_condition
+from moraine.search.query import ParsedQuery
 from moraine.semantic.context import in_context
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.fusion import Candidate, fuse
@@ -53,14 +53,10 @@ __all__ = [
     "SemanticRanker",
     "SemanticSettings",
     "fuser_for",
-    "natural_words",
     "settings_from",
 ]
 
 _EMBEDDING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="moraine-query-embed")
-_WORD = re.compile(r"^[^\W\d_]+$")
-_CAMEL = re.compile(r"[a-z][A-Z]")
-_EDGE_PUNCT = "\"'“”‘’«»()[]{}?!.,;:¿¡"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,18 +117,6 @@ def settings_from(extra: Mapping[str, Any]) -> SemanticSettings:
         depth=integer("depth", defaults.depth, 1),
         min_words=integer("min_words", defaults.min_words, 0),
     )
-
-
-def natural_words(query: str) -> int:
-    """Count the query's plain words: letters only, not camelCase; a run of CJK/kana counts one per two characters."""
-    count = 0
-    for token in query.split():
-        word = token.strip(_EDGE_PUNCT)
-        if not word or not _WORD.match(word) or _CAMEL.search(word):
-            continue
-        wide = sum(1 for ch in word if ord(ch) >= 0x2E80)
-        count += max(1, wide // 2) if wide else 1
-    return count
 
 
 class Fuser:
@@ -230,13 +214,13 @@ class Hybrid:
         self.embedder = embedder
         self.settings = settings
 
-    def applies(self, query_text: str, types: Sequence[str]) -> bool:
+    def applies(self, query: ParsedQuery, types: Sequence[str]) -> bool:
         """Whether a search goes hybrid: it asks for a vectorized type and has enough plain words."""
-        return any(t in VECTOR_TYPES for t in types) and natural_words(query_text) >= self.settings.min_words
+        return any(t in VECTOR_TYPES for t in types) and query.natural_words >= self.settings.min_words
 
-    def fuser(self, query_text: str, types: Sequence[str]) -> Fuser | None:
+    def fuser(self, query: ParsedQuery, types: Sequence[str]) -> Fuser | None:
         """Return the hook for a search, or None when it stays lexical."""
-        return Fuser(self, query_text) if self.applies(query_text, types) else None
+        return Fuser(self, query.text) if self.applies(query, types) else None
 
 
 class SemanticRanker:
@@ -253,6 +237,6 @@ class SemanticRanker:
         self.current = current
 
 
-def fuser_for(hybrid: Hybrid | None, query_text: str, types: Sequence[str]) -> Fuser | None:
+def fuser_for(hybrid: Hybrid | None, query: ParsedQuery, types: Sequence[str]) -> Fuser | None:
     """Return the search hook of ``hybrid`` for a request (None: lexical only)."""
-    return None if hybrid is None else hybrid.fuser(query_text, types)
+    return None if hybrid is None else hybrid.fuser(query, types)

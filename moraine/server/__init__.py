@@ -1,6 +1,6 @@
-"""Moraine's server: request checking and canonical forms, envelopes, the MCP app, the HTTP facade, transports.
+"""Moraine's server: request checking, envelopes, the MCP app, the HTTP facade, transports.
 
-One call flows: arguments -> ``requests.check_request`` (schema, defaults, canonical form, model) -> handler (off
+One call flows: arguments -> ``requests.check_request`` (schema, defaults, the tool's parse) -> handler (off
 the event loop) -> ``envelope`` -> outgoing validation -> MCP result or HTTP response (``service.ToolService``).
 """
 

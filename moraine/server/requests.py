@@ -1,4 +1,8 @@
-"""Check a tool call's arguments and build its canonical request: schema -> defaults -> canonical -> model."""
+"""Check a tool call's arguments and parse them: schema -> nulls dropped -> defaults -> the tool's parse.
+
+Every request rule beyond the published schema lives in the tool's parse (declared beside its handler, reached
+through its ``HandlerEntry``); the canonical request echoed in envelopes is the parsed request's ``echo()``.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
 from generated.descriptors import DESCRIPTORS
 from generated.tools import TOOLS
 from generated.validators import VALIDATORS, JsonSchemaValueException
-from moraine.handler_api import Settings
 from moraine.errors import MoraineError, RequestError
-from moraine.server.canonical import CANONICALIZERS
+from moraine.handler_api import Parse, ParsedRequest, Settings
 from moraine.server.datetimes import parse_datetime
 from moraine.server.schema_errors import argument_error
 
@@ -22,10 +23,10 @@ __all__ = ["CheckedRequest", "arguments_conform", "check_request", "drop_null_op
 
 @dataclass(frozen=True, slots=True)
 class CheckedRequest:
-    """A request ready for its handler: the canonical JSON (echoed in envelopes) and the generated model."""
+    """A request ready for its handler: the canonical JSON (echoed in envelopes) and the parsed request."""
 
     canonical: dict[str, Any]
-    model: BaseModel
+    parsed: ParsedRequest
 
 
 def _with_defaults(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,12 +70,12 @@ def arguments_conform(tool: str, arguments: Any) -> bool:
     return True
 
 
-def check_request(tool: str, arguments: Any, settings: Settings) -> CheckedRequest:
-    """Validate ``arguments`` of ``tool`` and return its canonical request.
+def check_request(tool: str, arguments: Any, parse: Parse, settings: Settings) -> CheckedRequest:
+    """Validate ``arguments`` of ``tool`` against its schema and parse them with the tool's ``parse``.
 
     Raises:
         RequestError: (or a subclass) naming the field at fault.
-        MoraineError: the canonical request does not satisfy the spec (a bug in Moraine, internal_error).
+        MoraineError: the parsed request's echo does not satisfy the spec (a bug in Moraine, internal_error).
     """
     contract = TOOLS[tool]
     input_schema = DESCRIPTORS[tool]["inputSchema"]
@@ -85,10 +86,10 @@ def check_request(tool: str, arguments: Any, settings: Settings) -> CheckedReque
         VALIDATORS[contract.arguments_validator](arguments)
     except JsonSchemaValueException as exc:
         raise argument_error(exc, input_schema) from exc
-    canonical = CANONICALIZERS[tool](_with_defaults(arguments, input_schema), settings)
+    parsed = parse(_with_defaults(arguments, input_schema), settings)
+    echo = parsed.echo()
     try:
-        VALIDATORS[contract.request_validator](canonical.echo)
-        model = contract.request_model.model_validate(canonical.for_model())
-    except (JsonSchemaValueException, ValidationError) as exc:
+        VALIDATORS[contract.request_validator](echo)
+    except JsonSchemaValueException as exc:
         raise MoraineError(f"canonical {tool} request does not match the spec: {exc}") from exc
-    return CheckedRequest(canonical.echo, model)
+    return CheckedRequest(echo, parsed)

@@ -87,7 +87,7 @@ class ToolService:
             )
             return self._error(tool, request, error_body(error, tool), [], started)
         try:
-            checked = check_request(tool, arguments, self.deps.settings)
+            checked = check_request(tool, arguments, self.handlers[tool].parse, self.deps.settings)
         except MoraineError as exc:
             return self._error(tool, request, error_body(exc, tool), [], started)
         try:
@@ -102,7 +102,7 @@ class ToolService:
         entry = self.handlers[tool]
         try:
             with running_call():  # background work (the vectorizer's embedder) stands aside meanwhile
-                outcome = entry.handle(checked.model, deps)
+                outcome = entry.handle(checked.parsed, deps)
             data = data_json(outcome.data)
         except MoraineError as exc:
             return self._error(tool, checked.canonical, error_body(exc, tool), [], started)

@@ -12,12 +12,12 @@ from fixtures.handler_data import AttentionJson, file_attention_data, open_data
 from fixtures.attention.layout import Layout
 from fixtures.attention.traces import write_corpus
 
-from handlers.file_attention import resolve_limit
 from moraine.config import harness_for_source
 from moraine.errors import RequestError
 from moraine.ingest.pipeline import ingest_paths
 from moraine.ids import EventId, SessionId, TurnId, parse_id
 from moraine.store.client import Store
+from tests.fixtures.requests import attention_request, open_request
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,8 @@ def query(store: Store, launch: Path | None, **overrides: Any) -> AttentionJson:
         "limit": 50,
     }
     request.update(overrides)
-    return file_attention_data(store, launch_dir=None if launch is None else str(launch), **request)
+    parsed = attention_request(**request)
+    return file_attention_data(store, parsed, launch_dir=None if launch is None else str(launch))
 
 
 def roots(result: AttentionJson) -> dict[str, tuple[int, int]]:
@@ -123,13 +124,11 @@ def test_every_returned_id_opens(store: Store, corpus: Layout) -> None:
     handles = [value for row in events + sessions for value in row["open"].values()]
     assert len([h for h in handles if h.startswith("turn:")]) == len(events) + len(sessions)
     for handle in handles:
-        opened = open_data(store, id=handle, limit=None, cursor=None, max_results=50, cursor_secret="s")
+        opened = open_data(store, open_request("s", id=handle), cursor_secret="s")
         kind = {EventId: "event", TurnId: "turn", SessionId: "session"}[type(parse_id(handle))]
         assert opened["kind"] == kind
     for row in events:
-        opened = open_data(
-            store, id=row["open"]["event_id"], limit=None, cursor=None, max_results=50, cursor_secret="s"
-        )
+        opened = open_data(store, open_request("s", id=row["open"]["event_id"]), cursor_secret="s")
         assert opened["event"]["timestamp"] == row["event"]["timestamp"]
         assert opened["event"]["turn_id"] == row["open"]["turn_id"]
 
@@ -165,16 +164,9 @@ def test_limit_hides_rows_and_says_truncated(store: Store, corpus: Layout) -> No
 def test_scan_cap_is_visible_as_truncation(store: Store, corpus: Layout) -> None:
     result = file_attention_data(
         store,
-        path="src/app.py",
-        scope="project",
-        granularity="events",
-        start_datetime=None,
-        end_datetime=None,
-        tool=None,
-        harness=None,
-        source=None,
-        mutations_only=False,
-        limit=50,
+        attention_request(
+            path="src/app.py", scope="project", granularity="events", mutations_only=False, limit=50
+        ),
         launch_dir=str(corpus.repo),
         scan_cap=3,
     )
@@ -256,10 +248,10 @@ def test_bad_ranges_and_limits_are_request_errors(store: Store, corpus: Layout) 
     assert caught.value.code == "invalid_request"
     with pytest.raises(RequestError):
         query(store, corpus.repo, start_datetime="2026-06-12T00:00:00")
-    assert resolve_limit(None, 20) == 20
-    assert resolve_limit(None, 500) == 50
+    assert attention_request(max_results=20, path="a.py").limit == 20
+    assert attention_request(max_results=500, path="a.py").limit == 50
     with pytest.raises(RequestError):
-        resolve_limit(501, 500)
+        attention_request(max_results=500, path="a.py", limit=501)
 
 
 @pytest.mark.parametrize(
@@ -291,11 +283,12 @@ def test_responses_validate_against_the_published_schema(
         **overrides,
     }
     launch_dir = None if launch is None else str(getattr(corpus, launch))
-    result = file_attention_data(store, launch_dir=launch_dir, **request)
+    parsed = attention_request(**request)
+    result = file_attention_data(store, parsed, launch_dir=launch_dir)
     envelope = {
         "schema_version": "moraine.mcp.file_attention.v1",
         "tool": "file_attention",
-        "request": request,
+        "request": parsed.echo(),
         "data": result.data,
         "warnings": result.warnings,
         "performance": {"elapsed_ms": 1},

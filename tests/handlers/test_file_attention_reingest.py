@@ -10,21 +10,13 @@ from fixtures.handler_data import file_attention_data
 from fixtures.attention.traces import Call, write_claude, write_corpus
 
 from moraine.store.client import Store
+from tests.fixtures.requests import attention_request
 
 
 def total(store: Store, path: str = "src/app.py") -> int:
     result = file_attention_data(
         store,
-        path=path,
-        scope="all",
-        granularity="events",
-        start_datetime=None,
-        end_datetime=None,
-        tool=None,
-        harness=None,
-        source=None,
-        mutations_only=False,
-        limit=50,
+        attention_request(path=path, scope="all", granularity="events", mutations_only=False, limit=50),
         launch_dir=None,
     )
     return int(result.data["summary"]["total_touches"])

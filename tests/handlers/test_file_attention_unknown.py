@@ -10,6 +10,7 @@ from fixtures.handler_data import AttentionJson, file_attention_data
 from moraine.attention.extract import TOUCH_COLUMNS
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store
+from tests.fixtures.requests import attention_request
 
 T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -72,10 +73,10 @@ def run(store: Store, **overrides: Any) -> AttentionJson:
         "source": None,
         "mutations_only": False,
         "limit": 50,
-        "launch_dir": None,
     }
     request.update(overrides)
-    return file_attention_data(store, **request)
+    launch_dir = request.pop("launch_dir", None)
+    return file_attention_data(store, attention_request(**request), launch_dir=launch_dir)
 
 
 def test_unknown_root_touches_match_by_suffix_and_make_the_tail_ambiguous(store: Store) -> None:

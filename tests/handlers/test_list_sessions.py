@@ -12,22 +12,17 @@ from fixtures.corpus.contract import assert_valid_data
 from moraine.errors import RequestError
 from moraine.ids import session_id
 from moraine.store.client import Store
+from tests.fixtures.requests import list_request
 
 SECRET = "test-secret"
 WIDE = ("2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z")
 
 
 def call(store: Store, start: str = WIDE[0], end: str = WIDE[1], **kw: Any) -> Any:
-    args: dict[str, Any] = {
-        "limit": 20,
-        "cursor": None,
-        "mode": None,
-        "harness": None,
-        "source": None,
-        "sort": "desc",
-    }
+    args: dict[str, Any] = {"limit": 20, "sort": "desc"}
     args.update(kw)
-    data = list_data(store, start_datetime=start, end_datetime=end, cursor_secret=SECRET, **args)
+    request = list_request(SECRET, start_datetime=start, end_datetime=end, **args)
+    data = list_data(store, request, cursor_secret=SECRET)
     assert_valid_data("list_sessions", data)
     return data
 

@@ -13,29 +13,22 @@ from moraine.errors import InvalidIdError
 from moraine.ids import event_id, session_id
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
+from tests.fixtures.requests import open_request, search_request
 
 SECRET = "test-secret"
 
 
 def _open(store: Store, id: str, limit: int | None = None) -> Any:
-    data = open_data(store, id=id, limit=limit, cursor=None, max_results=50, cursor_secret=SECRET)
+    data = open_data(store, open_request(SECRET, id=id, limit=limit), cursor_secret=SECRET)
     assert_valid_data("open", data)
     return data
 
 
 def _search(store: Store, query: str, notes: list[str], **filters: Any) -> Any:
-    args: dict[str, Any] = {"harness": None, "source": None, **filters}
-    data = search_data(
-        store,
-        query=query,
-        within_id=None,
-        event_types=["user_input", "assistant_response"],
-        n_hits=2,
-        bm25=Bm25(),
-        snippet_chars=120,
-        notes=notes,
-        **args,
+    request = search_request(
+        query=query, event_types=["user_input", "assistant_response"], n_hits=2, **filters
     )
+    data = search_data(store, request, bm25=Bm25(), snippet_chars=120, notes=notes)
     assert_valid_data("search_sessions", data)
     return data
 

@@ -13,12 +13,13 @@ from fixtures.corpus.small import ENCRYPTED, Small
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store
+from tests.fixtures.requests import list_request, open_request
 
 SECRET = "test-secret"
 
 
 def call(store: Store, id: str | None = None, limit: int | None = None, cursor: str | None = None) -> Any:
-    data = open_data(store, id=id, limit=limit, cursor=cursor, max_results=50, cursor_secret=SECRET)
+    data = open_data(store, open_request(SECRET, id=id, limit=limit, cursor=cursor), cursor_secret=SECRET)
     assert_valid_data("open", data)
     return data
 
@@ -180,9 +181,16 @@ def test_tampered_malformed_and_wrong_kind_cursors_ask_to_reopen(small_store: tu
     store, small = small_store
     cursor = call(store, turn_id(small.migration, 1), limit=2)["next_cursor"]
     listing = list_data(
-        store, start_datetime="2026-01-01T00:00:00Z", end_datetime="2027-01-01T00:00:00Z", limit=1, cursor=None,
-        mode=None, harness=None, source=None, sort="desc", cursor_secret=SECRET,
-    )  # fmt: skip
+        store,
+        list_request(
+            SECRET,
+            start_datetime="2026-01-01T00:00:00Z",
+            end_datetime="2027-01-01T00:00:00Z",
+            limit=1,
+            sort="desc",
+        ),
+        cursor_secret=SECRET,
+    )
     bad = [
         _flip(cursor, 5),
         _flip(cursor, len(cursor) - 3),
@@ -196,8 +204,7 @@ def test_tampered_malformed_and_wrong_kind_cursors_ask_to_reopen(small_store: tu
             call(store, cursor=token)
         assert caught.value.code == "invalid_request" and caught.value.details == {"field": "cursor"}
         assert "reopen" in caught.value.message
-    other_secret = open_data(store, id=turn_id(small.migration, 1), limit=2, cursor=None, max_results=50,
-                             cursor_secret="another")["next_cursor"]  # fmt: skip
+    other_secret = open_data(store, open_request("another", id=turn_id(small.migration, 1), limit=2), cursor_secret="another")["next_cursor"]  # fmt: skip
     with pytest.raises(RequestError):
         call(store, cursor=other_secret)
 

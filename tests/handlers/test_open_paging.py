@@ -12,6 +12,7 @@ from fixtures.handler_data import open_data
 from fixtures.corpus.builder import Corpus, Ev, Sess, at, scratch_store
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store
+from tests.fixtures.requests import open_request
 
 SECRET = "paging-secret"
 TURNS = 300
@@ -33,7 +34,7 @@ def big(store_dsn: str) -> Iterator[tuple[Store, Corpus, int, int]]:
 
 
 def _follow(store: Store, corpus: Corpus, target: str, limit: int, grow: str, new_turn: bool) -> list[str]:
-    first = open_data(store, id=target, limit=limit, cursor=None, max_results=50, cursor_secret=SECRET)
+    first = open_data(store, open_request(SECRET, id=target, limit=limit), cursor_secret=SECRET)
     key = "turns" if first["kind"] == "session" else "events"
     seen = [item["id"] for item in first[key]]
     cursor, pages = first["next_cursor"], 0
@@ -41,7 +42,7 @@ def _follow(store: Store, corpus: Corpus, target: str, limit: int, grow: str, ne
         pages += 1
         if pages % max(1, 40 // limit) == 0:  # keep appending while we page
             corpus.append(grow, [Ev("user_input", f"appended {pages}", at(500))], new_turn=new_turn)
-        data = open_data(store, id=None, limit=None, cursor=cursor, max_results=50, cursor_secret=SECRET)
+        data = open_data(store, open_request(SECRET, cursor=cursor), cursor_secret=SECRET)
         assert len(data[key]) <= limit
         seen.extend(item["id"] for item in data[key])
         cursor = data["next_cursor"]
@@ -54,16 +55,12 @@ def test_session_turn_pages_return_every_turn_once_while_turns_are_appended(
     big: tuple[Store, Corpus, int, int], limit: int
 ) -> None:
     store, corpus, key, _ = big
-    before = open_data(
-        store, id=session_id(key), limit=None, cursor=None, max_results=50, cursor_secret=SECRET
-    )
+    before = open_data(store, open_request(SECRET, id=session_id(key)), cursor_secret=SECRET)
     count = before["session"]["turn_count"]
     seen = _follow(store, corpus, session_id(key), limit, "many-turns", new_turn=True)
     assert len(seen) == count >= TURNS
     assert seen == [turn_id(key, n) for n in range(1, count + 1)]
-    after = open_data(
-        store, id=session_id(key), limit=None, cursor=None, max_results=50, cursor_secret=SECRET
-    )
+    after = open_data(store, open_request(SECRET, id=session_id(key)), cursor_secret=SECRET)
     assert after["session"]["turn_count"] > count  # turns really were appended during paging
 
 
@@ -73,14 +70,10 @@ def test_turn_event_pages_return_every_event_once_while_events_are_appended(
     big: tuple[Store, Corpus, int, int], limit: int
 ) -> None:
     store, corpus, _, key = big
-    before = open_data(
-        store, id=turn_id(key, 1), limit=None, cursor=None, max_results=50, cursor_secret=SECRET
-    )
+    before = open_data(store, open_request(SECRET, id=turn_id(key, 1)), cursor_secret=SECRET)
     count = before["turn"]["event_count"]
     seen = _follow(store, corpus, turn_id(key, 1), limit, "wide-turn", new_turn=False)
     assert len(seen) == count >= EVENTS
     assert seen == [event_id(key, n) for n in range(1, count + 1)]
-    after = open_data(
-        store, id=turn_id(key, 1), limit=None, cursor=None, max_results=50, cursor_secret=SECRET
-    )
+    after = open_data(store, open_request(SECRET, id=turn_id(key, 1)), cursor_secret=SECRET)
     assert after["turn"]["event_count"] > count  # rows really were appended during paging

@@ -15,6 +15,7 @@ from fixtures.corpus.traces import UUIDS, Layout, append_codex_calls, append_cod
 from moraine.ids import event_id, session_id, session_key, turn_id
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store
+from tests.fixtures.requests import open_request
 
 SECRET = b"paging-ingest-secret"
 BIG = session_key("codex", UUIDS["big"])
@@ -46,9 +47,7 @@ def live(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
 
 
 def _open(store: Store, **kw: object) -> dict[str, object]:
-    args: dict[str, object] = {"id": None, "limit": None, "cursor": None}
-    args.update(kw)
-    return open_data(store, max_results=50, cursor_secret=SECRET, **args)  # type: ignore[arg-type]  # test shorthand
+    return open_data(store, open_request(SECRET, **kw), cursor_secret=SECRET)
 
 
 def _follow(live: Live, target: str, limit: int, grow: bool) -> list[str]:

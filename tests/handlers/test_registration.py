@@ -20,10 +20,11 @@ def test_every_spec_tool_has_exactly_one_handler() -> None:
     table = load_handlers()
     assert set(table) == spec_tools == set(TOOLS) == set(DESCRIPTORS)
     for name, entry in table.items():
-        assert entry.request_model is TOOLS[name].request_model
         assert entry.data_model is TOOLS[name].data_model
         assert entry.handle.__module__ == f"handlers.{name}"
         assert list(inspect.signature(entry.handle).parameters) == ["request", "deps"]
+        assert entry.parse.__module__ == f"handlers.requests.{name}"
+        assert list(inspect.signature(entry.parse).parameters) == ["arguments", "settings"]
 
 
 def test_every_handler_module_answers_a_spec_tool() -> None:

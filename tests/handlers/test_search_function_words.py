@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.fixtures.handler_data import search_data
 from moraine.store.reads.search import Bm25
+from tests.fixtures.requests import search_request
 from tests.fixtures.relevance import store as relevance_fixtures
 from tests.fixtures.relevance.store import RelevanceStore
 
@@ -12,9 +13,11 @@ relevance_store = relevance_fixtures.relevance_store  # the session-wide fixture
 
 def _snippets(rs: RelevanceStore, query: str) -> list[str]:
     data = search_data(
-        rs.store, query=query, within_id=None, event_types=["user_input", "assistant_response"], harness=None,
-        source=None, n_hits=10, bm25=Bm25(), snippet_chars=240,
-    )  # fmt: skip
+        rs.store,
+        search_request(query=query, event_types=["user_input", "assistant_response"], n_hits=10),
+        bm25=Bm25(),
+        snippet_chars=240,
+    )
     return [r["snippet"]["text"] for r in data["results"]]
 
 

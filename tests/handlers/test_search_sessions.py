@@ -13,20 +13,15 @@ from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
+from tests.fixtures.requests import search_request
 
 DEFAULT = ["user_input", "assistant_response"]
 
 
 def call(store: Store, query: str, **kw: Any) -> dict[str, Any]:
-    args: dict[str, Any] = {
-        "within_id": None,
-        "event_types": DEFAULT,
-        "harness": None,
-        "source": None,
-        "n_hits": 10,
-    }
+    args: dict[str, Any] = {"event_types": DEFAULT, "n_hits": 10}
     args.update(kw)
-    data = search_data(store, query=query, bm25=Bm25(), snippet_chars=120, **args)
+    data = search_data(store, search_request(query=query, **args), bm25=Bm25(), snippet_chars=120)
     assert_valid_data("search_sessions", data)
     return data
 

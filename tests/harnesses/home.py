@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.fixtures.requests import list_request, search_request
 
 from tests.fixtures.handler_data import list_data, search_data
 from moraine.config import default_sources
@@ -167,34 +168,29 @@ def search(
 ) -> list[dict[str, Any]]:
     """Return the ``search_sessions`` results for ``query`` among user and assistant messages (of ``harness``,
     ``source``)."""
-    data = search_data(
-        store,
+    request = search_request(
         query=query,
-        within_id=None,
         event_types=["user_input", "assistant_response"],
         harness=harness,
         source=source,
         n_hits=20,
-        bm25=Bm25(),
-        snippet_chars=200,
     )
+    data = search_data(store, request, bm25=Bm25(), snippet_chars=200)
     return list(data["results"])
 
 
 def harness_sessions(store: Store, harness: str) -> list[dict[str, Any]]:
     """Return the session objects ``list_sessions`` gives for ``harness`` over all time (newest first)."""
-    listed = list_data(
-        store,
+    request = list_request(
+        SECRET,
+        max_results=100,
         start_datetime="1970-01-02T00:00:00Z",
         end_datetime="2100-01-01T00:00:00Z",
         limit=100,
-        cursor=None,
-        mode=None,
         harness=harness,
-        source=None,
         sort="desc",
-        cursor_secret=SECRET,
     )
+    listed = list_data(store, request, cursor_secret=SECRET)
     return [row["session"] for row in listed["sessions"]]
 
 

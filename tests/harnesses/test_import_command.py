@@ -15,6 +15,7 @@ from tests.harnesses.home import HARNESS_TESTS, Expectation
 from tests.harnesses.home import SECRET, harness_sessions
 from moraine.cli import main
 from moraine.store.client import Store
+from tests.fixtures.requests import open_request
 
 CHATGPT = HARNESS_TESTS / "chatgpt" / "export" / "conversations.json"
 CLAUDE_AI = HARNESS_TESTS / "claude_ai" / "export" / "conversations.json"
@@ -73,9 +74,7 @@ def test_a_claude_ai_conversations_file_is_imported_and_opens_as_its_harness(
     expect = Expectation.load(HARNESS_TESTS / "claude_ai" / "expect.json")
     rows = harness_sessions(store, "claude-ai")
     assert [(r["harness"], r["title"], r["completed"]) for r in rows] == [("claude-ai", expect.title, True)]
-    opened = open_data(
-        store, id=str(rows[0]["id"]), limit=50, cursor=None, max_results=50, cursor_secret=SECRET
-    )
+    opened = open_data(store, open_request(SECRET, id=str(rows[0]["id"]), limit=50), cursor_secret=SECRET)
     assert opened["session"]["source"] == "claude-ai" and len(opened["turns"]) == 2
     assert counts(store, "chatgpt") == (0, 0)
 

@@ -21,6 +21,7 @@ from fixtures.corpus.builder import scratch_store
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
+from tests.fixtures.requests import list_request, open_request, search_request
 
 SECRET = "e2e-secret"
 FIXTURES = Path(__file__).resolve().parent
@@ -177,12 +178,13 @@ def corpus(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 def _search(store: Store, query: str, **filters: Any) -> list[dict[str, Any]]:
     data = search_data(
         store,
-        query=query,
-        within_id=None,
-        event_types=["user_input", "assistant_response"],
-        harness=filters.get("harness"),
-        source=filters.get("source"),
-        n_hits=20,
+        search_request(
+            query=query,
+            event_types=["user_input", "assistant_response"],
+            harness=filters.get("harness"),
+            source=filters.get("source"),
+            n_hits=20,
+        ),
         bm25=Bm25(),
         snippet_chars=200,
     )
@@ -208,14 +210,16 @@ def test_list_and_open_show_harness_source_title_and_completion(corpus: Store, c
     hit = _search(corpus, case.keyword, source=case.source)[0]
     listed = list_data(
         corpus,
-        start_datetime="1970-01-02T00:00:00Z",
-        end_datetime="2100-01-01T00:00:00Z",
-        limit=100,
-        cursor=None,
-        mode=None,
-        harness=case.harness,
-        source=case.source,
-        sort="desc",
+        list_request(
+            SECRET,
+            max_results=100,
+            start_datetime="1970-01-02T00:00:00Z",
+            end_datetime="2100-01-01T00:00:00Z",
+            limit=100,
+            harness=case.harness,
+            source=case.source,
+            sort="desc",
+        ),
         cursor_secret=SECRET,
     )
     rows = {s["id"]: s["session"] for s in listed["sessions"]}
@@ -223,9 +227,7 @@ def test_list_and_open_show_harness_source_title_and_completion(corpus: Store, c
     assert {(s["harness"], s["source"]) for s in rows.values()} == {(case.harness, case.source)}
     session = rows[hit["session"]["id"]]
     assert (session["title"], session["completed"]) == (case.title, case.completed)
-    opened = open_data(
-        corpus, id=hit["session"]["id"], limit=None, cursor=None, max_results=50, cursor_secret=SECRET
-    )
+    opened = open_data(corpus, open_request(SECRET, id=hit["session"]["id"]), cursor_secret=SECRET)
     shown = opened["session"]
     assert (shown["harness"], shown["source"], shown["title"], shown["completed"]) == (
         case.harness,

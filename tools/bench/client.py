@@ -17,6 +17,7 @@ import anyio.from_thread
 from handlers import Deps, HandlerEntry, Settings, load_handlers
 from moraine.handler_api import data_json
 from moraine.semantic.hybrid import SemanticRanker
+from moraine.server.requests import check_request
 from moraine.store.client import Store
 
 __all__ = ["HandlerClient", "ToolClient", "ToolFailed", "open_client"]
@@ -38,9 +39,10 @@ class ToolClient(Protocol):
 
 
 class HandlerClient:
-    """Calls the handler table directly: request model validation, the handler, JSON serialization."""
+    """Calls the handler table directly: the server's argument checks and the tool's parse, the handler, JSON
+    serialization."""
 
-    via = "handlers.load_handlers() (request model -> handler -> data model -> JSON); no server dispatch yet"
+    via = "handlers.load_handlers() (check_request -> parse -> handler -> data model -> JSON); no server dispatch"
 
     def __init__(self, deps: Deps, handlers: dict[str, HandlerEntry]) -> None:
         self.deps = deps
@@ -50,8 +52,8 @@ class HandlerClient:
     def call(self, tool: str, arguments: Json) -> Json:
         entry = self.handlers[tool]
         try:
-            request = entry.request_model.model_validate(arguments)
-            outcome = entry.handle(request, self.deps)
+            checked = check_request(tool, arguments, entry.parse, self.deps.settings)
+            outcome = entry.handle(checked.parsed, self.deps)
         except Exception as exc:  # a failed call is a benchmark finding, never a crash of the benchmark
             raise ToolFailed(f"{tool}: {type(exc).__name__}: {exc}") from exc
         return data_json(outcome.data)

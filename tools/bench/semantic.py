@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moraine.in_flight import stand_aside
+from moraine.search.query import parse_query
 from moraine.semantic.embedder import load_embedder
 from moraine.semantic.hybrid import Hybrid, SemanticSettings
 from moraine.semantic.passage_process import PassageProcess
@@ -81,7 +82,10 @@ def run_hybrid(
     searches = [case for case in cases if case.tool == "search_sessions"]
     went = {
         case.name: "%d of %d variants"
-        % (sum(hybrid.applies(v["query"], v["event_types"]) for v in case.variants), len(case.variants))
+        % (
+            sum(hybrid.applies(parse_query(v["query"]), v["event_types"]) for v in case.variants),
+            len(case.variants),
+        )
         for case in searches
     }
     client.semantic.current = hybrid

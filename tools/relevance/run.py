@@ -6,14 +6,13 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
 from moraine.ingest.pipeline import ingest_paths
-from moraine.search.query import search_forms, search_terms
-from moraine.search.timecue import time_cue
-from moraine.search.tokenize import query_terms
+from moraine.search.forms import related_forms
+from moraine.search.query import FUNCTION_WORDS, parse_query
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.hybrid import Fuser, Hybrid, SemanticSettings
 from moraine.semantic.vectorizer import VECTOR_TYPES, vectorize_pending
@@ -95,17 +94,14 @@ class Ranking:
 def _lexical(
     store: Store, q: LabeledQuery, ranking: Ranking, fuse: Fuser | None = None
 ) -> list[tuple[int, int]]:
-    terms = query_terms(q.query) if ranking.function_words else search_terms(q.query)
+    parsed = parse_query(q.query)
+    query = SearchQuery.from_query(parsed, q.event_types, CUTOFF)
+    if ranking.function_words:  # kept: ranked by every term and its forms
+        every = parsed.every_term
+        query = replace(query, terms=every, forms=tuple(related_forms(every, exclude=FUNCTION_WORDS)))
     page = search(
         store,
-        SearchQuery(
-            terms=tuple(terms),
-            forms=tuple(search_forms(terms)),
-            every_term=tuple(query_terms(q.query)),
-            period=time_cue(q.query),
-            types=q.event_types,
-            limit=CUTOFF,
-        ),
+        query,
         ranking.bm25,
         240,
         fuse=fuse,
@@ -153,7 +149,7 @@ def evaluate(
             else:
                 assert embedder is not None
                 # the raw embedder: the latency measured includes embedding the query, as in serving
-                fuser = Hybrid(embedder, settings).fuser(q.query, q.event_types)
+                fuser = Hybrid(embedder, settings).fuser(parse_query(q.query), q.event_types)
                 hits = _lexical(store, q, ranking, fuser)
                 found = fuser.meaning_only if fuser is not None else {}
                 out.meaning_only += [

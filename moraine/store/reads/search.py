@@ -45,6 +45,7 @@ from moraine.ranking import (
 )
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.scope.floor import ProjectFloor, floor_condition
+from moraine.search.query import ParsedQuery
 from moraine.search.timecue import Period
 from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
@@ -89,6 +90,25 @@ class SearchQuery:
     period: Period | None = None  # the date the query names, lifted at Bm25.time_weight
     # The query's terms with its function words: ranked instead when ``terms`` find nothing (lexical ranking only).
     every_term: tuple[str, ...] = ()
+
+    @classmethod
+    def from_query(
+        cls,
+        query: ParsedQuery,
+        types: tuple[str, ...],
+        limit: int,
+        *,
+        harness: str | None = None,
+        source: str | None = None,
+        session_key: int | None = None,
+        turn_seq: int | None = None,
+        floor: ProjectFloor | None = None,
+    ) -> SearchQuery:
+        """Return the search of a parsed query (its terms, forms, every term and date) with these filters."""
+        return cls(
+            query.terms, types, limit, harness, source, session_key, turn_seq, floor,  # the fields in order
+            forms=query.forms, period=query.period, every_term=query.every_term,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from tests.asgi_scope import http_scope
 from generated.models import SearchSessionsData
 from generated.tools import TOOLS
 from generated.validators import VALIDATORS
-from handlers import Deps, HandlerEntry, Outcome, Settings
+from handlers import Deps, HandlerEntry, Outcome, Settings, load_handlers
 from moraine.access import Access
 from moraine.daemon.admission import Admission
 from moraine.daemon.cancel import CancellingRunner
@@ -53,8 +53,8 @@ def _service(
 ) -> ToolService:
     """A service whose ``tool`` runs ``handle`` (every other tool answers empty), on a cancelling runner."""
     table = {
-        name: HandlerEntry(c.request_model, c.data_model, handle if name == tool else _empty)
-        for name, c in TOOLS.items()
+        name: HandlerEntry(entry.parse, entry.data_model, handle if name == tool else _empty)
+        for name, entry in load_handlers().items()
     }
     runner = CancellingRunner(admission, control)
     return ToolService(Deps(store=store, settings=Settings(cursor_secret=b"s" * 32)), table, runner=runner)

@@ -17,6 +17,7 @@ from typing import Any
 from fixtures.handler_data import open_data, search_data
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
+from tests.fixtures.requests import open_request, search_request
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "claude_code" / "null_stops"
 SECRET = "completion-secret"
@@ -42,12 +43,7 @@ def _now_shifted(source: Path, target: Path, *, drop_last: int = 0) -> Path:
 def _session_id(store: Store, keyword: str) -> str:
     data = search_data(
         store,
-        query=keyword,
-        within_id=None,
-        event_types=["user_input", "assistant_response"],
-        harness=None,
-        source=None,
-        n_hits=5,
+        search_request(query=keyword, event_types=["user_input", "assistant_response"], n_hits=5),
         bm25=Bm25(),
         snippet_chars=200,
     )
@@ -56,7 +52,7 @@ def _session_id(store: Store, keyword: str) -> str:
 
 
 def _open(store: Store, id_: str, limit: int | None = 50) -> dict[str, Any]:
-    return open_data(store, id=id_, limit=limit, cursor=None, max_results=50, cursor_secret=SECRET)
+    return open_data(store, open_request(SECRET, id=id_, limit=limit), cursor_secret=SECRET)
 
 
 def _final_texts(opened: dict[str, Any]) -> list[str | None]:

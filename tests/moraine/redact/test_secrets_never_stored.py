@@ -21,6 +21,7 @@ import httpx2
 import pytest
 
 from fixtures.handler_data import file_attention_data, open_data, search_data
+from generated.models import SearchableEventType
 from handlers import Deps, Settings, load_handlers
 from moraine.ids import session_id
 from moraine.ingest.pipeline import ingest_paths
@@ -28,6 +29,7 @@ from moraine.server.http_app import build_facade_app
 from moraine.server.service import ToolService
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
+from tests.fixtures.requests import attention_request, open_request, search_request
 from tests.moraine.redact.planted_traces import ENV_FILE, write_claude_code, write_codex, write_qwen
 from tests.moraine.redact.secrets_corpus import secrets_corpus
 
@@ -113,12 +115,7 @@ def test_search_finds_no_secret(planted: Store) -> None:
     for needle in NEEDLES:
         data = search_data(
             planted,
-            query=needle[:200],
-            within_id=None,
-            event_types=[],
-            harness=None,
-            source=None,
-            n_hits=20,
+            search_request(query=needle[:200], event_types=[t.value for t in SearchableEventType], n_hits=20),
             bm25=Bm25(),
             snippet_chars=400,
         )
@@ -131,12 +128,12 @@ def test_open_shows_no_secret_in_any_session_turn_or_event(planted: Store) -> No
     turns = events = 0
     for key in keys:
         session = open_data(
-            planted, id=session_id(key), limit=500, cursor=None, max_results=500, cursor_secret="s"
+            planted, open_request("s", max_results=500, id=session_id(key), limit=500), cursor_secret="s"
         )
         assert _leaks(session) == []
         for number, turn in enumerate(session["turns"]):
             data = open_data(
-                planted, id=turn["id"], limit=500, cursor=None, max_results=500, cursor_secret="s"
+                planted, open_request("s", max_results=500, id=turn["id"], limit=500), cursor_secret="s"
             )
             assert _leaks(data) == [], turn["id"]
             turns += 1
@@ -146,7 +143,7 @@ def test_open_shows_no_secret_in_any_session_turn_or_event(planted: Store) -> No
                 continue
             for event in data["events"]:
                 one = open_data(
-                    planted, id=event["id"], limit=None, cursor=None, max_results=500, cursor_secret="s"
+                    planted, open_request("s", max_results=500, id=event["id"]), cursor_secret="s"
                 )
                 assert _leaks(one) == [], event["id"]
                 events += 1
@@ -156,16 +153,7 @@ def test_open_shows_no_secret_in_any_session_turn_or_event(planted: Store) -> No
 def test_file_attention_shows_no_secret(planted: Store) -> None:
     data = file_attention_data(
         planted,
-        path=ENV_FILE,
-        scope="all",
-        granularity="events",
-        start_datetime=None,
-        end_datetime=None,
-        tool=None,
-        harness=None,
-        source=None,
-        mutations_only=False,
-        limit=500,
+        attention_request(max_results=500, path=ENV_FILE, scope="all", granularity="events", limit=500),
         launch_dir=str(Path(ENV_FILE).parent),
     )
     assert data.data["summary"]["distinct_sessions"] == 3  # every harness's writes were found

@@ -1,9 +1,9 @@
-"""word_forms / search_forms: a plain English word's other forms, found by stemming, nothing for anything else."""
+"""word_forms / a parsed query's forms: a plain English word's other forms, found by stemming, nothing for anything else."""
 
 from __future__ import annotations
 
 from moraine.search.forms import word_forms
-from moraine.search.query import search_forms
+from moraine.search.query import parse_query
 
 
 def test_inflections_share_the_stem() -> None:
@@ -18,8 +18,8 @@ def test_identifiers_short_words_and_other_scripts_have_none() -> None:
         assert word_forms(term) == (), term
 
 
-def test_search_forms_leave_out_the_terms_and_function_words() -> None:
-    forms = search_forms(["tests", "test"])
+def test_a_querys_forms_leave_out_its_terms_and_function_words() -> None:
+    forms = parse_query("tests test").forms
     assert "tests" not in forms and "test" not in forms
     assert "testing" in forms
-    assert not {"do", "does", "did"} & set(search_forms(["doing"]))
+    assert not {"do", "does", "did"} & set(parse_query("doing").forms)

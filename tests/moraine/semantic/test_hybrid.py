@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from moraine.errors import ConfigError
-from moraine.semantic.hybrid import Hybrid, SemanticSettings, natural_words, settings_from
+from moraine.search.query import parse_query
+from moraine.semantic.hybrid import Hybrid, SemanticSettings, settings_from
 
 
 class _NoModel:
@@ -30,14 +31,16 @@ class _NoModel:
     ],
 )
 def test_plain_words_are_counted_and_identifiers_are_not(query: str, words: int) -> None:
-    assert natural_words(query) == words
+    assert parse_query(query).natural_words == words
 
 
 def test_identifier_queries_and_tool_only_searches_stay_lexical() -> None:
     hybrid = Hybrid(_NoModel(), SemanticSettings(min_words=2))
-    assert hybrid.fuser("render_thumbnail lru_cache", ["user_input", "assistant_response"]) is None
-    assert hybrid.fuser("duplicate key value violates", ["tool_response"]) is None
-    assert hybrid.fuser("memory keeps growing until killed", ["user_input"]) is not None
+    assert (
+        hybrid.fuser(parse_query("render_thumbnail lru_cache"), ["user_input", "assistant_response"]) is None
+    )
+    assert hybrid.fuser(parse_query("duplicate key value violates"), ["tool_response"]) is None
+    assert hybrid.fuser(parse_query("memory keeps growing until killed"), ["user_input"]) is not None
 
 
 def test_settings_default_to_on_with_one_thread() -> None:

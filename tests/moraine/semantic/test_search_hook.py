@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from generated.models import SearchSessionsRequest
 from handlers import Deps, Settings
 from handlers.search_sessions import handle
 from moraine import ids
@@ -12,6 +11,7 @@ from moraine.handler_api import data_json
 from moraine.semantic.hybrid import Hybrid, SemanticRanker, SemanticSettings
 from moraine.store.reads.search import Bm25
 from tests.fixtures.handler_data import search_data
+from tests.fixtures.requests import search_request
 from tests.fixtures.relevance import store as relevance_fixtures
 from tests.fixtures.relevance.store import RelevanceStore
 from tools.relevance.labels import load_queries, resolve
@@ -25,11 +25,13 @@ def _hybrid(rs: RelevanceStore, **settings: Any) -> Hybrid:
     return Hybrid(rs.embedder, SemanticSettings(**settings))
 
 
-def _search(rs: RelevanceStore, query: str, hybrid: Hybrid | None = None, **kw: Any) -> dict[str, Any]:
+def _search(
+    rs: RelevanceStore, query: str, hybrid: Hybrid | None = None, notes: list[str] | None = None, **kw: Any
+) -> dict[str, Any]:
     """Search lexically, or with ``hybrid`` (the ranker the handler gets from its Deps)."""
-    args: dict[str, Any] = {"within_id": None, "event_types": DEFAULT_TYPES, "harness": None, "source": None,
-                            "n_hits": 10} | kw  # fmt: skip
-    return search_data(rs.store, query=query, bm25=Bm25(), snippet_chars=240, hybrid=hybrid, **args)
+    args: dict[str, Any] = {"event_types": DEFAULT_TYPES, "n_hits": 10} | kw
+    request = search_request(query=query, **args)
+    return search_data(rs.store, request, bm25=Bm25(), snippet_chars=240, notes=notes, hybrid=hybrid)
 
 
 def _texts(rs: RelevanceStore, data: dict[str, Any]) -> list[str]:
@@ -49,14 +51,8 @@ def test_a_paraphrase_that_lexical_ranking_misses_is_found_with_hybrid_ranking(
 def test_the_handler_ranks_with_the_ranker_its_deps_hold_and_lexically_while_the_holder_is_empty(
     relevance_store: RelevanceStore,
 ) -> None:
-    request = SearchSessionsRequest(
-        query="a regular expression makes the server hang",  # the answer says "backtracks catastrophically"
-        within_id=None,
-        event_types=DEFAULT_TYPES,
-        harness=None,
-        source=None,
-        n_hits=10,
-    )
+    # The answer says "backtracks catastrophically".
+    request = search_request(query="a regular expression makes the server hang", event_types=DEFAULT_TYPES)
     ranker = SemanticRanker()
     deps = Deps(relevance_store.store, Settings(), semantic=ranker)
 

@@ -1,4 +1,5 @@
-"""Request checking and canonical forms: defaults, trimming, event type order, integers, datetimes, open combos."""
+"""Request checking and each tool's parse: defaults, trimming, event type order, integers, datetimes, open combos;
+the canonical request echoed is the parsed request's echo."""
 
 from __future__ import annotations
 
@@ -7,14 +8,24 @@ from typing import Any
 
 import pytest
 
-from generated.models import FileAttentionRequest, ListSessionsRequest, OpenRequest, SearchSessionsRequest
-from moraine.handler_api import Settings
+from handlers import load_handlers
+from handlers.requests.file_attention import ParsedAttention
+from handlers.requests.list_sessions import ParsedListing
+from handlers.requests.search_sessions import ParsedSearch
 from moraine.errors import InvalidIdError, MoraineError, RequestError, UnsupportedEventTypeError
-from moraine.ids import event_id, session_id, turn_id
-from moraine.server.requests import check_request
+from moraine.handler_api import Settings
+from moraine.ids import SessionId, TurnId, event_id, session_id, turn_id
+from moraine.server import requests
+from moraine.server.requests import CheckedRequest
 
 SETTINGS = Settings(max_results=50, cursor_secret=b"k" * 32)
 RANGE = {"start_datetime": "2026-04-30T09:00:00-04:00", "end_datetime": "2026-04-30T13:00:00-04:00"}
+PARSES = {name: entry.parse for name, entry in load_handlers().items()}
+
+
+def check_request(tool: str, arguments: Any, settings: Settings) -> CheckedRequest:
+    """The server's check of ``tool``'s arguments with the tool's registered parse."""
+    return requests.check_request(tool, arguments, PARSES[tool], settings)
 
 
 def _error(tool: str, arguments: Any, settings: Settings = SETTINGS) -> MoraineError:
@@ -36,8 +47,9 @@ def test_search_defaults_trim_and_event_type_order() -> None:
         "source": None,
         "n_hits": 10,
     }
-    assert isinstance(checked.model, SearchSessionsRequest)
-    assert [t.value for t in checked.model.event_types] == ["user_input", "tool_response"]
+    assert isinstance(checked.parsed, ParsedSearch)
+    assert checked.parsed.event_types == ("user_input", "tool_response")
+    assert checked.parsed.query.text == "cargo test" and checked.parsed.query.terms == ("cargo", "test")
 
 
 def test_search_null_fields_take_defaults_and_filters_are_kept_exactly() -> None:
@@ -70,13 +82,10 @@ def test_bad_n_hits_is_invalid_request_naming_the_field(n_hits: Any) -> None:
 
 
 def test_within_id_accepts_session_and_turn_and_rejects_events() -> None:
-    for good in (session_id(5), turn_id(5, 2)):
-        assert (
-            check_request("search_sessions", {"query": "q", "within_id": good}, SETTINGS).canonical[
-                "within_id"
-            ]
-            == good
-        )
+    for good, parsed in ((session_id(5), SessionId(5)), (turn_id(5, 2), TurnId(5, 2))):
+        checked = check_request("search_sessions", {"query": "q", "within_id": good}, SETTINGS)
+        assert checked.canonical["within_id"] == good
+        assert isinstance(checked.parsed, ParsedSearch) and checked.parsed.within == parsed
     error = _error("search_sessions", {"query": "q", "within_id": event_id(5, 2)})
     assert type(error) is RequestError
     assert error.message == "within_id accepts session and turn IDs, not event IDs"
@@ -113,9 +122,9 @@ def test_list_sessions_parses_datetimes_and_echoes_them_as_sent() -> None:
     checked = check_request("list_sessions", {**RANGE, "limit": 5, "sort": "asc", "mode": "chat"}, SETTINGS)
     assert checked.canonical["start_datetime"] == RANGE["start_datetime"]
     assert checked.canonical["limit"] == 5 and checked.canonical["sort"] == "asc"
-    assert isinstance(checked.model, ListSessionsRequest)
-    assert checked.model.start_datetime == datetime(2026, 4, 30, 13, 0, tzinfo=UTC)
-    assert checked.model.end_datetime.utcoffset() == timedelta(hours=-4)
+    assert isinstance(checked.parsed, ParsedListing)
+    assert checked.parsed.start == datetime(2026, 4, 30, 13, 0, tzinfo=UTC)
+    assert checked.parsed.end.utcoffset() == timedelta(hours=-4)
 
 
 def test_list_sessions_accepts_nanosecond_fractions() -> None:
@@ -123,8 +132,8 @@ def test_list_sessions_accepts_nanosecond_fractions() -> None:
         "list_sessions", {"start_datetime": "2026-04-30T09:00:00.123456789Z", "end_datetime": "2026-05-01T00:00:00Z"},
         SETTINGS,
     )  # fmt: skip
-    assert isinstance(checked.model, ListSessionsRequest)
-    assert checked.model.start_datetime.microsecond == 123456
+    assert isinstance(checked.parsed, ParsedListing)
+    assert checked.parsed.start.microsecond == 123456
 
 
 @pytest.mark.parametrize(
@@ -160,10 +169,9 @@ def test_file_attention_defaults_and_model() -> None:
         "mutations_only": False,
         "limit": 50,
     }
-    assert isinstance(checked.model, FileAttentionRequest)
-    assert checked.model.start_datetime == datetime(
-        2026, 1, 1, 0, 0, 0, 123000, tzinfo=timezone(timedelta(hours=1))
-    )
+    assert isinstance(checked.parsed, ParsedAttention)
+    assert checked.parsed.end is None
+    assert checked.parsed.start == datetime(2026, 1, 1, 0, 0, 0, 123000, tzinfo=timezone(timedelta(hours=1)))
 
 
 @pytest.mark.parametrize("path", ["a.py\n", "\ta.py", "FILE:///a.py", "src\\", "src/a\0.py", "/abs/dir/"])
@@ -186,8 +194,9 @@ def test_open_keeps_only_given_keys() -> None:
         "id": turn_id(3, 1),
         "limit": 4,
     }
-    checked = check_request("open", {"cursor": "opaque"}, SETTINGS)
-    assert checked.canonical == {"cursor": "opaque"} and isinstance(checked.model, OpenRequest)
+    error = _error("open", {"cursor": "opaque"})
+    assert type(error) is RequestError and error.details["field"] == "cursor"
+    assert error.message.startswith("cursor is not a valid continuation cursor")
 
 
 @pytest.mark.parametrize(

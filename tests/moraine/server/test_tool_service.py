@@ -13,7 +13,7 @@ import pytest
 from generated.models import ListSessionsData, SearchSessionsData
 from generated.tools import TOOLS
 from generated.validators import VALIDATORS
-from handlers import Deps, HandlerEntry, Outcome, Settings
+from handlers import Deps, HandlerEntry, Outcome, Settings, load_handlers
 from moraine.errors import NotFoundError, ReadModelRefreshError, ResourceExhaustedError, StoreError
 from moraine.ids import session_id
 from moraine.server.service import ToolReply, ToolService
@@ -33,8 +33,8 @@ def _service(store: Store, **overrides: Handle) -> ToolService:
         raise AssertionError("this handler should not be reached")
 
     table = {
-        name: HandlerEntry(c.request_model, c.data_model, overrides.get(name, refuse))
-        for name, c in TOOLS.items()
+        name: HandlerEntry(entry.parse, entry.data_model, overrides.get(name, refuse))
+        for name, entry in load_handlers().items()
     }
     return ToolService(Deps(store=store, settings=Settings(cursor_secret=b"s" * 32)), table)
 
@@ -147,7 +147,7 @@ def test_unknown_tool_is_an_in_band_invalid_request(store: Store) -> None:
 def test_service_requires_exactly_the_spec_tools(store: Store) -> None:
     table = {
         "search_sessions": HandlerEntry(
-            TOOLS["search_sessions"].request_model, SearchSessionsData, _empty_search
+            load_handlers()["search_sessions"].parse, SearchSessionsData, _empty_search
         )
     }
     with pytest.raises(ValueError, match="exactly the spec tools"):

@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from moraine.ids import session_key
-from moraine.search.query import search_forms, search_terms
-from moraine.search.timecue import time_cue
+from moraine.search.query import parse_query
 from moraine.search.tokenize import query_terms
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
@@ -113,8 +112,9 @@ def test_a_question_in_natural_language_is_ranked_by_its_content_words(store: St
         )
     )
     question = "What did we do about the flaky tests in the pipeline?"
-    assert search_terms(question) == ["flaky", "tests", "pipeline"]
-    assert first_session(store, search_terms(question), EVENTS_ONLY) == "answer"
+    parsed = parse_query(question)
+    assert parsed.terms == ("flaky", "tests", "pipeline")
+    assert first_session(store, list(parsed.terms), EVENTS_ONLY) == "answer"
     # The rule switched off: the function words ("what", "did", "we", "do", "about", "the") decide.
     assert first_session(store, query_terms(question), EVENTS_ONLY) == "chatty"
 
@@ -129,9 +129,9 @@ def test_other_forms_of_a_query_word_count_below_the_word_itself(store: Store) -
     corpus.add(
         Sess("chatty", turns=[[Ev("user_input", "so many puppies were at the park that day again", at(2))]])
     )
-    terms = search_terms("When did she adopt the puppies?")
+    parsed = parse_query("When did she adopt the puppies?")
+    terms, forms = list(parsed.terms), list(parsed.forms)
     assert terms == ["adopt", "puppies"]
-    forms = search_forms(terms)
     assert {"adopted", "adopting", "puppy"} <= set(forms)
     assert first_session(store, terms, Bm25(), forms) == "answer"
     # The rule switched off: only the exact word counts, and only the chatty session has one.
@@ -142,8 +142,8 @@ def test_an_exact_word_outranks_the_same_evidence_in_another_form(store: Store) 
     corpus = Corpus(store)
     corpus.add(Sess("answer", turns=[[Ev("user_input", "we adopt the puppies on friday", at(1))]]))
     corpus.add(Sess("chatty", turns=[[Ev("user_input", "we adopted the puppy on friday", at(2))]]))
-    terms = ["adopt", "puppies"]
-    assert first_session(store, terms, Bm25(), search_forms(terms)) == "answer"
+    parsed = parse_query("adopt puppies")
+    assert first_session(store, list(parsed.terms), Bm25(), list(parsed.forms)) == "answer"
 
 
 def test_an_event_on_the_date_the_query_names_is_lifted(store: Store) -> None:
@@ -157,8 +157,8 @@ def test_an_event_on_the_date_the_query_names_is_lifted(store: Store) -> None:
         )
     )
     question = "Who did she have dinner with on May 3, 2023?"
-    terms = search_terms(question)
-    query = SearchQuery(tuple(terms), TYPES, 10, period=time_cue(question))
+    parsed = parse_query(question)
+    query = SearchQuery(parsed.terms, TYPES, 10, period=parsed.period)
     assert query.period is not None
     assert first_hit(store, query, Bm25()) == "answer"
     # The rule switched off: the chatty September session says "dinner" twice.
