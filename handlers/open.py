@@ -5,14 +5,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TypeVar
 
-from generated.models import OpenData
+from generated import models  # its ID types (moraine.ids has parsed IDs of the same names)
+from generated.models import (
+    EventParentTurn,
+    EventSummary,
+    EventTraversal,
+    OpenData,
+    OpenEventData,
+    OpenSessionData,
+    OpenTurnData,
+    SessionBrief,
+    SessionTraversal,
+    TurnSummary,
+    TurnTraversal,
+)
 from handlers.requests.open import Continuation, NativeSessionId, ParsedOpen
 from moraine.handler_api import Deps, Outcome
 from handlers.shapes import (
+    as_event_id,
+    as_session_id,
+    as_turn_id,
     event_content,
     event_summary,
+    opened_event,
     opened_session,
     opened_turn,
     session_brief,
@@ -20,7 +37,7 @@ from handlers.shapes import (
     turn_summary,
 )
 from moraine.errors import InvalidIdError, NotFoundError
-from moraine.ids import EventId, SessionId, TurnId, event_id, session_id, turn_id
+from moraine.ids import EventId, SessionId, TurnId, session_id
 from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import OpenCursor, encode_open_cursor, stale_open_cursor
@@ -28,28 +45,34 @@ from moraine.store.reads.events import fetch_event_context, page_events
 from moraine.store.reads.native import native_session_key
 from moraine.store.reads.neighbours import session_neighbours
 from moraine.store.reads.sessions import SessionRecord, fetch_session
-from moraine.store.reads.timestamps import format_timestamp
 from moraine.store.reads.together import together
 from moraine.store.reads.turns import TurnRecord, fetch_turn, page_turns
 
-__all__ = ["handle", "open_data"]
+__all__ = ["OpenedData", "handle", "open_data"]
 
-Json = dict[str, Any]
+# What open answers: one of the three shapes of ``OpenData`` (the handler wraps it).
+OpenedData = OpenSessionData | OpenTurnData | OpenEventData
 
 
 @dataclass(frozen=True, slots=True)
 class _Page:
-    """One page of compact children and the cursor to the next page (None on the last)."""
+    """One page of compact children (turn or event summaries) and the cursor to the next page (None on the last)."""
 
-    items: list[Json]
+    turns: list[TurnSummary]
+    events: list[EventSummary]
     next_cursor: str | None
 
 
-def _maybe(make: Callable[[int, int], str], key: int, value: int | None) -> str | None:
+_Id = TypeVar("_Id", models.SessionId, models.TurnId, models.EventId)
+
+
+def _maybe(make: Callable[[int, int], _Id], key: int, value: int | None) -> _Id | None:
     return None if value is None else make(key, value)
 
 
-def _session_data(store: Store, session: SessionRecord, read_page: Callable[[], _Page] | None) -> Json:
+def _session_data(
+    store: Store, session: SessionRecord, read_page: Callable[[], _Page] | None
+) -> OpenSessionData:
     """Build a session's data; its neighbours are read beside ``read_page`` (both need only the session row)."""
     last = session.turn_count or None
     first = 1 if last else None
@@ -57,22 +80,22 @@ def _session_data(store: Store, session: SessionRecord, read_page: Callable[[], 
         neighbours, page = session_neighbours(store, session), None
     else:
         neighbours, page = together(partial(session_neighbours, store, session), read_page)
-    return {
-        "kind": "session",
-        "session": opened_session(session),
-        "turns": page.items if page else [],
-        "next_cursor": page.next_cursor if page else None,
-        "traversal": {
-            "previous_session_id": _maybe_session(neighbours.previous),
-            "next_session_id": _maybe_session(neighbours.following),
-            "first_turn_id": _maybe(turn_id, session.key, first),
-            "last_turn_id": _maybe(turn_id, session.key, last),
-        },
-    }
+    return OpenSessionData(
+        kind="session",
+        session=opened_session(session),
+        turns=page.turns if page else [],
+        next_cursor=page.next_cursor if page else None,
+        traversal=SessionTraversal(
+            previous_session_id=_maybe_session(neighbours.previous),
+            next_session_id=_maybe_session(neighbours.following),
+            first_turn_id=_maybe(as_turn_id, session.key, first),
+            last_turn_id=_maybe(as_turn_id, session.key, last),
+        ),
+    )
 
 
-def _maybe_session(key: int | None) -> str | None:
-    return None if key is None else session_id(key)
+def _maybe_session(key: int | None) -> models.SessionId | None:
+    return None if key is None else as_session_id(key)
 
 
 def _turn_neighbours(turn_seq: int, turn_count: int) -> tuple[int | None, int | None]:
@@ -82,40 +105,43 @@ def _turn_neighbours(turn_seq: int, turn_count: int) -> tuple[int | None, int | 
     return previous, following
 
 
-def _turn_data(turn: TurnRecord, session: SessionRecord, page: _Page | None) -> Json:
+def _turn_data(turn: TurnRecord, session: SessionRecord, page: _Page | None) -> OpenTurnData:
     previous, following = _turn_neighbours(turn.turn_seq, session.turn_count)
-    return {
-        "kind": "turn",
-        "turn": opened_turn(turn),
-        "session": session_brief(session),
-        "summary": turn_digest(turn),
-        "events": page.items if page else [],
-        "next_cursor": page.next_cursor if page else None,
-        "traversal": {
-            "session_id": session_id(turn.key),
-            "previous_turn_id": _maybe(turn_id, turn.key, previous),
-            "next_turn_id": _maybe(turn_id, turn.key, following),
-            "first_event_id": event_id(turn.key, turn.first_seq) if turn.event_count else None,
-            "last_event_id": event_id(turn.key, turn.last_seq) if turn.event_count else None,
-        },
-    }
+    return OpenTurnData(
+        kind="turn",
+        turn=opened_turn(turn),
+        session=session_brief(session),
+        summary=turn_digest(turn),
+        events=page.events if page else [],
+        next_cursor=page.next_cursor if page else None,
+        traversal=TurnTraversal(
+            session_id=as_session_id(turn.key),
+            previous_turn_id=_maybe(as_turn_id, turn.key, previous),
+            next_turn_id=_maybe(as_turn_id, turn.key, following),
+            first_event_id=as_event_id(turn.key, turn.first_seq) if turn.event_count else None,
+            last_event_id=as_event_id(turn.key, turn.last_seq) if turn.event_count else None,
+        ),
+    )
 
 
 def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> _Page:
     """Read one page after the cursor's anchor, within its snapshot, and mint the next cursor."""
-    items: list[Json]
+    summaries: list[TurnSummary] = []
+    events: list[EventSummary] = []
     if cursor.kind == "session":
-        turns = page_turns(store, cursor.key, cursor.after, cursor.upto, cursor.limit + 1)
-        more = len(turns) > cursor.limit
-        turns = turns[: cursor.limit]
-        items = [turn_summary(t) for t in turns]
-        anchor = turns[-1].turn_seq if turns else cursor.after
+        turn_rows = page_turns(store, cursor.key, cursor.after, cursor.upto, cursor.limit + 1)
+        more = len(turn_rows) > cursor.limit
+        turn_rows = turn_rows[: cursor.limit]
+        summaries = [turn_summary(t) for t in turn_rows]
+        anchor = turn_rows[-1].turn_seq if turn_rows else cursor.after
     else:
-        events = page_events(store, cursor.key, cursor.turn_seq, cursor.after, cursor.upto, cursor.limit + 1)
-        more = len(events) > cursor.limit
-        events = events[: cursor.limit]
-        items = [event_summary(e) for e in events]
-        anchor = events[-1].seq if events else cursor.after
+        event_rows = page_events(
+            store, cursor.key, cursor.turn_seq, cursor.after, cursor.upto, cursor.limit + 1
+        )
+        more = len(event_rows) > cursor.limit
+        event_rows = event_rows[: cursor.limit]
+        events = [event_summary(e) for e in event_rows]
+        anchor = event_rows[-1].seq if event_rows else cursor.after
     next_cursor = None
     if more:
         next_cursor = encode_open_cursor(
@@ -124,7 +150,7 @@ def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> _Page:
                 cursor.kind, cursor.key, cursor.turn_seq, cursor.limit, anchor, cursor.upto, cursor.generation
             ),
         )
-    return _Page(items, next_cursor)
+    return _Page(summaries, events, next_cursor)
 
 
 def _open_session(
@@ -134,7 +160,7 @@ def _open_session(
     limit: int | None,
     secret: str | bytes,
     floor: ProjectFloor | None,
-) -> Json:
+) -> OpenSessionData:
     session = fetch_session(store, parsed.key) if in_floor(store, floor, parsed.key) else None
     if session is None:
         raise NotFoundError("session not found", kind="session", id=text)
@@ -153,7 +179,7 @@ def _open_turn(
     limit: int | None,
     secret: str | bytes,
     floor: ProjectFloor | None,
-) -> Json:
+) -> OpenTurnData:
     turn, session = (
         together(
             partial(fetch_turn, store, parsed.key, parsed.turn_seq), partial(fetch_session, store, parsed.key)
@@ -172,7 +198,7 @@ def _open_turn(
     return _turn_data(turn, session, page)
 
 
-def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | None) -> Json:
+def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | None) -> OpenEventData:
     found = fetch_event_context(store, parsed.key, parsed.seq) if in_floor(store, floor, parsed.key) else None
     if found is None:
         raise NotFoundError("event not found", kind="event", id=text)
@@ -181,41 +207,30 @@ def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | 
     previous = event.seq - 1 if event.seq > found.turn_first_seq else None
     following = event.seq + 1 if event.seq < found.turn_last_seq else None
     previous_turn, next_turn = _turn_neighbours(event.turn_seq, found.session_turn_count)
-    tid = turn_id(event.key, event.turn_seq)
-    return {
-        "kind": "event",
-        "event": {
-            "id": event_id(event.key, event.seq),
-            "session_id": session_id(event.key),
-            "turn_id": tid,
-            "ordinal": event.ordinal,
-            "type": event.type,
-            "timestamp": format_timestamp(event.timestamp),
-            "terminal": event.terminal,
-            "model": event.model,
-            "originating_model": event.originating_model,
-            "tool_name": event.tool_name,
-        },
-        "content": event_content(event),
-        "session": {
-            "id": session_id(event.key),
-            "title": found.session_title,
-            "source": found.session_source,
-            "harness": found.session_harness,
-        },
-        "turn": {"id": tid, "ordinal": event.turn_seq, "completed": found.turn_completed},
-        "traversal": {
-            "session_id": session_id(event.key),
-            "turn_id": tid,
-            "previous_event_id": _maybe(event_id, event.key, previous),
-            "next_event_id": _maybe(event_id, event.key, following),
-            "previous_turn_id": _maybe(turn_id, event.key, previous_turn),
-            "next_turn_id": _maybe(turn_id, event.key, next_turn),
-        },
-    }
+    tid = as_turn_id(event.key, event.turn_seq)
+    sid = as_session_id(event.key)
+    return OpenEventData(
+        kind="event",
+        event=opened_event(event),
+        content=event_content(event),
+        session=SessionBrief(
+            id=sid, title=found.session_title, source=found.session_source, harness=found.session_harness
+        ),
+        turn=EventParentTurn(id=tid, ordinal=event.turn_seq, completed=found.turn_completed),
+        traversal=EventTraversal(
+            session_id=sid,
+            turn_id=tid,
+            previous_event_id=_maybe(as_event_id, event.key, previous),
+            next_event_id=_maybe(as_event_id, event.key, following),
+            previous_turn_id=_maybe(as_turn_id, event.key, previous_turn),
+            next_turn_id=_maybe(as_turn_id, event.key, next_turn),
+        ),
+    )
 
 
-def _continue(store: Store, cursor: OpenCursor, secret: str | bytes, floor: ProjectFloor | None) -> Json:
+def _continue(
+    store: Store, cursor: OpenCursor, secret: str | bytes, floor: ProjectFloor | None
+) -> OpenedData:
     if not in_floor(store, floor, cursor.key):  # a cursor minted for another client of the daemon
         raise NotFoundError("session not found", kind="session", id=session_id(cursor.key))
     if cursor.kind == "session":
@@ -240,7 +255,7 @@ def open_data(
     *,
     cursor_secret: str | bytes,
     floor: ProjectFloor | None = None,
-) -> Json:
+) -> OpenedData:
     """Return the ``data`` object of an open response (``floor``: a project-only scope; outside it is not_found).
 
     Raises:
@@ -270,4 +285,4 @@ def open_data(
 def handle(request: ParsedOpen, deps: Deps) -> Outcome:
     """Answer a parsed open request."""
     data = open_data(deps.store, request, cursor_secret=deps.settings.cursor_secret, floor=deps.floor)
-    return Outcome(OpenData.model_validate(data))
+    return Outcome(OpenData(data))

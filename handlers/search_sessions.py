@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from generated.models import SearchSessionsData
+from generated.models import (
+    EventType,
+    SearchHit,
+    SearchHitEvent,
+    SearchHitOpen,
+    SearchHitTurn,
+    SearchSessionsData,
+    Snippet,
+)
 from handlers.requests.search_sessions import ParsedSearch
-from handlers.shapes import session_ref
+from handlers.shapes import as_event_id, as_session_id, as_turn_id, session_ref
 from moraine.errors import NotFoundError
 from moraine.handler_api import Deps, Outcome
-from moraine.ids import SessionId, TurnId, event_id, session_id, turn_id
+from moraine.ids import SessionId, TurnId, session_id
 from moraine.scope.floor import ProjectFloor, in_floor
 from moraine.search.marks import MEANING_MATCH, meaning_note
-from moraine.semantic.hybrid import fuser_for
+from moraine.semantic.hybrid import Hybrid, fuser_for
 from moraine.store.client import Store
 from moraine.store.reads.native import first_events, native_session_key
 from moraine.store.reads.scope import session_exists, turn_exists
+from moraine.store.reads.scored import Scored
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, hydrate_page, search
 from moraine.store.reads.settled import event_terminal
 from moraine.store.reads.timestamps import format_timestamp
@@ -46,8 +53,10 @@ def search_data(
     snippet_chars: int,
     floor: ProjectFloor | None = None,
     notes: list[str] | None = None,
-) -> dict[str, Any]:
-    """Return the ``data`` object of a search_sessions response (``floor``: a project-only scope).
+    hybrid: Hybrid | None = None,
+) -> SearchSessionsData:
+    """Return the ``data`` object of a search_sessions response (``floor``: a project-only scope; ``hybrid``: the
+    hybrid ranker, None for lexical ranking).
 
     A query that is exactly a harness's own session ID (what ``claude --resume`` or ``codex resume`` takes) returns
     that session's first events of the requested types, and a note for the response's warnings is added to
@@ -74,16 +83,14 @@ def search_data(
         turn_seq=turn_seq,
         floor=floor,
     )
-    fuser = fuser_for(
-        request.query, request.event_types
-    )  # semantic recall (hybrid ranking); None: lexical only
+    fuser = fuser_for(hybrid, request.query, request.event_types)  # semantic recall; None: lexical only
     if fuser is not None:
         fuser.prefetch(store, search_query)  # the vector side runs while BM25 does
     page = search(
         store, search_query, bm25, snippet_chars, fuse=fuser, fuse_depth=fuser.depth if fuser else 0
     )
     data = _data(page, request.n_hits, set(fuser.meaning_only) if fuser is not None else set())
-    meaning = [hit["rank"] for hit in data["results"] if hit["snippet"]["text"].startswith(MEANING_MATCH)]
+    meaning = [hit.rank for hit in data.results if hit.snippet.text.startswith(MEANING_MATCH)]
     if meaning and notes is not None:
         notes.append(meaning_note(meaning))
     return data
@@ -91,7 +98,7 @@ def search_data(
 
 def _native_search(
     store: Store, request: ParsedSearch, snippet_chars: int, floor: ProjectFloor | None
-) -> tuple[dict[str, Any], str] | None:
+) -> tuple[SearchSessionsData, str] | None:
     """Answer a query that is exactly a harness's own session ID with that session's first events, and a note
     naming the session (None when no stored session has that ID).
 
@@ -104,7 +111,7 @@ def _native_search(
     if key is None:
         return None
     seqs = first_events(store, key, request.event_types, request.n_hits + 1)
-    page = hydrate_page(store, [(key, seq, 1.0) for seq in seqs], request.n_hits, [], snippet_chars)
+    page = hydrate_page(store, [Scored(key, seq, 1.0) for seq in seqs], request.n_hits, [], snippet_chars)
     note = (
         f"the query is the harness's own ID of session {session_id(key)}: the hits are that session's first "
         "events; open that ID (or this one) to walk it"
@@ -112,37 +119,39 @@ def _native_search(
     return _data(page, request.n_hits), note
 
 
-def _data(page: SearchPage, n_hits: int, meaning: set[tuple[int, int]] | None = None) -> dict[str, Any]:
+def _data(page: SearchPage, n_hits: int, meaning: set[tuple[int, int]] | None = None) -> SearchSessionsData:
     """Shape the page; a hit in ``meaning`` (found by meaning alone) gets the marker ahead of its snippet."""
     results = []
     for rank, hit in enumerate(page.hits, start=1):
         mark = MEANING_MATCH if meaning and (hit.event.key, hit.event.seq) in meaning else ""
-        eid = event_id(hit.event.key, hit.event.seq)
-        tid = turn_id(hit.turn.key, hit.turn.turn_seq)
+        eid = as_event_id(hit.event.key, hit.event.seq)
+        tid = as_turn_id(hit.turn.key, hit.turn.turn_seq)
         results.append(
-            {
-                "rank": rank,
-                "score": hit.score,
-                "id": eid,
-                "event": {
-                    "id": eid,
-                    "type": hit.event.type,
-                    "timestamp": format_timestamp(hit.event.timestamp),
-                    "ordinal": hit.event.ordinal,
-                    "terminal": event_terminal(hit.event.terminal, hit.event.seq, hit.turn.terminal_seq),
-                },
-                "turn": {
-                    "id": tid,
-                    "ordinal": hit.turn.turn_seq,
-                    "completed": hit.turn.completed,
-                    "event_count": hit.turn.event_count,
-                },
-                "session": session_ref(hit.session),
-                "snippet": {"text": mark + hit.snippet.text, "truncated": hit.snippet.truncated},
-                "open": {"event_id": eid, "turn_id": tid, "session_id": session_id(hit.session.key)},
-            }
+            SearchHit(
+                rank=rank,
+                score=hit.score,
+                id=eid,
+                event=SearchHitEvent(
+                    id=eid,
+                    type=EventType(hit.event.type),
+                    timestamp=format_timestamp(hit.event.timestamp),
+                    ordinal=hit.event.ordinal,
+                    terminal=event_terminal(hit.event.terminal, hit.event.seq, hit.turn.terminal_seq),
+                ),
+                turn=SearchHitTurn(
+                    id=tid,
+                    ordinal=hit.turn.turn_seq,
+                    completed=hit.turn.completed,
+                    event_count=hit.turn.event_count,
+                ),
+                session=session_ref(hit.session),
+                snippet=Snippet(text=mark + hit.snippet.text, truncated=hit.snippet.truncated),
+                open=SearchHitOpen(event_id=eid, turn_id=tid, session_id=as_session_id(hit.session.key)),
+            )
         )
-    return {"result_count": len(results), "limit": n_hits, "truncated": page.truncated, "results": results}
+    return SearchSessionsData(
+        result_count=len(results), limit=n_hits, truncated=page.truncated, results=results
+    )
 
 
 def handle(request: ParsedSearch, deps: Deps) -> Outcome:
@@ -156,5 +165,6 @@ def handle(request: ParsedSearch, deps: Deps) -> Outcome:
         snippet_chars=settings.snippet_chars,
         floor=deps.floor,
         notes=notes,
+        hybrid=deps.semantic.current,
     )
-    return Outcome(SearchSessionsData.model_validate(data), notes)
+    return Outcome(data, notes)

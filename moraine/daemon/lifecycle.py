@@ -48,6 +48,7 @@ from moraine.errors import ConfigError, StoreError
 from moraine.ingest.forget_request import answer_forget
 from moraine.ingest.progress import PassProgress
 from moraine.private_files import secure_home
+from moraine.semantic.hybrid import SemanticRanker
 from moraine.semantic.service import start_semantic
 from moraine.server.runtime import settings_from_config
 from moraine.server.service import ToolService
@@ -148,11 +149,14 @@ class _Daemon:
         progress = self._progress()
         ingest = BackgroundIngest(ingest_store, self.config, progress=self._progress_callback(progress))
         self.clock.done("listeners bound and ingest prepared")
-        semantic = start_semantic(self.config)  # hybrid ranking + background vectorizer, when installed
+        # Hybrid ranking and the background vectorizer, when installed: the model loads in the background and then
+        # fills ``ranker``, the handlers' hybrid ranker (search stays lexical until then).
+        ranker = SemanticRanker()
+        semantic = start_semantic(self.config, ranker)
         self.clock.done("semantic recall started")
         try:
             with progress if progress is not None else nullcontext():
-                anyio.run(self._serve, tcp, unix, reads, control, ingest)
+                anyio.run(self._serve, tcp, unix, reads, control, ingest, ranker)
         finally:
             ingest.shutdown()
             if semantic is not None:
@@ -236,9 +240,10 @@ class _Daemon:
         reads: Store,
         control: Store,
         ingest: BackgroundIngest,
+        ranker: SemanticRanker,
     ) -> None:
         runner = CancellingRunner(self.admission, control, self.activity)
-        deps = Deps(store=reads, settings=settings_from_config(self.config), launch_dir=None)
+        deps = Deps(store=reads, settings=settings_from_config(self.config), launch_dir=None, semantic=ranker)
         service = ToolService(deps, load_handler_table(), runner=runner)
         self.clock.done("tools loaded")
         stopping = anyio.Event()

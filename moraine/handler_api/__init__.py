@@ -10,7 +10,7 @@ the server loads it from there (``table.load_handler_table``).
 from __future__ import annotations
 
 from moraine.handler_api.deps import Deps, Settings
-from moraine.handler_api.outcome import Handler, HandlerEntry, Outcome, Parse, ParsedRequest
+from moraine.handler_api.outcome import Handler, HandlerEntry, Outcome, Parse, ParsedRequest, data_json
 from moraine.handler_api.table import load_handler_table
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "Parse",
     "ParsedRequest",
     "Settings",
+    "data_json",
     "load_handler_table",
 ]

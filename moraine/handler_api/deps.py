@@ -1,4 +1,5 @@
-"""Everything a handler may touch besides its request: the store, settings and the caller's launch directory."""
+"""Everything a handler may touch besides its request: the store, settings, the caller's launch directory and
+the hybrid ranker."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 from moraine.ranking import BM25_B, BM25_K1
 from moraine.scope.floor import ProjectFloor
+from moraine.semantic.hybrid import SemanticRanker
 from moraine.store.client import Store
 
 __all__ = ["Deps", "Settings"]
@@ -29,10 +31,12 @@ class Deps:
     """The handler's world: ``launch_dir`` is the directory the MCP client launched from (None when unknown).
 
     ``floor`` is a project-only client's hard scope (None: no floor): handlers never return, and answer not_found
-    for, sessions outside it.
+    for, sessions outside it. ``semantic`` holds the hybrid ranker once the semantic service has loaded it (empty:
+    search stays lexical); the holder is shared by the copies a call makes with another launch directory or floor.
     """
 
     store: Store
     settings: Settings
     launch_dir: Path | None = None
     floor: ProjectFloor | None = None
+    semantic: SemanticRanker = field(default_factory=SemanticRanker)

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from moraine.handler_api.deps import Deps, Settings
 
-__all__ = ["Handler", "HandlerEntry", "Outcome", "Parse", "ParsedRequest"]
+__all__ = ["Handler", "HandlerEntry", "Outcome", "Parse", "ParsedRequest", "data_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,12 @@ class Outcome:
 
     data: BaseModel
     warnings: list[str] = field(default_factory=list)
+
+
+def data_json(data: BaseModel) -> dict[str, Any]:
+    """Return a response's ``data`` as the server sends it: the fields the handler set (its nulls included, the
+    fields it left unset left out), by their contract names."""
+    return data.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 class ParsedRequest(Protocol):

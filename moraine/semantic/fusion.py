@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moraine.ranking import FUSION_TIE
+from moraine.store.reads.scored import Scored
 
 __all__ = ["Candidate", "fuse"]
 
@@ -32,17 +33,17 @@ class Candidate:
 
 def fuse(
     lexical: Sequence[Candidate],
-    vector: Sequence[tuple[int, int, float]],
+    vector: Sequence[Scored],
     limit: int,
     vector_weight: float,
-) -> list[tuple[int, int, float]]:
-    """Return up to ``limit`` (session key, seq, fused score), best first; ``vector``: (key, seq, similarity)."""
+) -> list[Scored]:
+    """Return up to ``limit`` events by fused score, best first; ``vector``: events scored by similarity."""
     best = max((c.score for c in lexical), default=0.0) or 1.0
-    low = min((sim for _, _, sim in vector), default=0.0)
-    span = max((sim for _, _, sim in vector), default=0.0) - low
+    low = min((v.score for v in vector), default=0.0)
+    span = max((v.score for v in vector), default=0.0) - low
     similarity: dict[tuple[int, int], float] = {}
-    for key, seq, sim in vector:
-        similarity.setdefault((key, seq), (sim - low) / span if span > 0 else 1.0)
+    for v in vector:
+        similarity.setdefault(v.ref, (v.score - low) / span if span > 0 else 1.0)
     lexical_part: dict[tuple[int, int], float] = {}
     lex_rank: dict[tuple[int, int], int] = {}
     for rank, c in enumerate(lexical):
@@ -60,4 +61,4 @@ def fuse(
         for ref in lexical_part.keys() | similarity.keys()
     }
     ranked = sorted(scores.items(), key=lambda item: (-item[1], lex_rank.get(item[0], 1 << 30), item[0]))
-    return [(key, seq, score) for (key, seq), score in ranked[:limit]]
+    return [Scored(key, seq, score) for (key, seq), score in ranked[:limit]]

@@ -1,4 +1,4 @@
-"""Hybrid ranking: the settings (``[semantic]`` in config.toml), the process-wide ranker, and the search hook.
+"""Hybrid ranking: the settings (``[semantic]`` in config.toml), the ranker, its holder, and the search hook.
 
     [semantic]
     enabled = true      # hybrid ranking when the model package is installed (false: lexical only, no vectorizer)
@@ -13,8 +13,9 @@ A hit found by the vector side alone (none of the query's words in it) is a mean
 similarity in context reaches ``meaning_floor`` (``MEANING_FLOOR``, measured on the relevance set) and the Fuser
 reports it (``meaning_only``) so that the hit is marked as one.
 
-``activate`` installs the ranker for this process (the daemon does it at start); ``fuser_for`` returns the search
-hook for one request, or None when the search stays lexical.
+A ``SemanticRanker`` is created empty with the handlers' ``Deps`` and filled by the semantic service once the model
+has loaded (the daemon answers lexically meanwhile); ``fuser_for`` returns the search hook of a ranker for one
+request, or None when the search stays lexical.
 """
 
 from __future__ import annotations
@@ -43,14 +44,14 @@ from moraine.semantic.vectorizer import VECTOR_TYPES
 from moraine.store.reads.vectors import NEIGHBOURHOOD, buckets_around, nearest, similarities_in
 from moraine.store.client import Store
 from moraine.store.reads.events import event_types
+from moraine.store.reads.scored import Scored
 from moraine.store.reads.search import SearchQuery
 
 __all__ = [
     "Fuser",
     "Hybrid",
+    "SemanticRanker",
     "SemanticSettings",
-    "activate",
-    "active",
     "fuser_for",
     "settings_from",
 ]
@@ -150,57 +151,49 @@ class Fuser:
         )  # fmt: skip
         side = _VectorSide(vector, found)
         if self.hybrid.settings.context > 0:
-            side.read_around(store, [(key, seq) for key, seq, _ in found])
+            side.read_around(store, [row.ref for row in found])
         return side
 
-    def __call__(
-        self, store: Store, query: SearchQuery, lexical: list[tuple[int, int, float]]
-    ) -> list[tuple[int, int, float]]:
-        """Return up to ``query.limit + 1`` (session key, seq, fused score), best first."""
+    def __call__(self, store: Store, query: SearchQuery, lexical: list[Scored]) -> list[Scored]:
+        """Return up to ``query.limit + 1`` events by fused score, best first."""
         future, self._vector_side = self._vector_side, None
         side = future.result() if future is not None else self._vector_candidates(store, query)
         kinds = (
-            event_types(store, [(r[0], r[1]) for r in lexical])
-            if set(query.types) - set(VECTOR_TYPES)
-            else {}
+            event_types(store, [row.ref for row in lexical]) if set(query.types) - set(VECTOR_TYPES) else {}
         )
         candidates = [
-            Candidate(key, seq, score, kinds.get((key, seq), VECTOR_TYPES[0]) in VECTOR_TYPES)
-            for key, seq, score in lexical
+            Candidate(row.key, row.seq, row.score, kinds.get(row.ref, VECTOR_TYPES[0]) in VECTOR_TYPES)
+            for row in lexical
         ]
         vector = side.nearest
         if self.hybrid.settings.context > 0:
             # Over the nearest vectors (their neighbourhoods were read beside BM25) and the best vectorized lexical
             # candidates (theirs are read now, after BM25: few, since each read costs granules of vectors).
             best_lexical = [(c.key, c.seq) for c in candidates if c.vectorized][:CONTEXT_LEXICAL]
-            refs = {(key, seq) for key, seq, _ in vector} | set(best_lexical)
+            refs = {row.ref for row in vector} | set(best_lexical)
             side.read_around(store, best_lexical)
             scored = in_context(refs, side.similarities, self.hybrid.settings.context, NEIGHBOURHOOD)
             ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[: self.depth]
-            vector = [(key, seq, round(sim, 6)) for (key, seq), sim in ranked]
+            vector = [Scored(key, seq, round(sim, 6)) for (key, seq), sim in ranked]
         return self._kept(candidates, vector, query.limit + 1)
 
-    def _kept(
-        self, candidates: list[Candidate], vector: list[tuple[int, int, float]], limit: int
-    ) -> list[tuple[int, int, float]]:
+    def _kept(self, candidates: list[Candidate], vector: list[Scored], limit: int) -> list[Scored]:
         """Fuse, then drop the meaning-only hits under the floor (scored over every candidate, so the lexical
         hits' scores do not depend on the floor) and remember the ones kept."""
         lexical = {(c.key, c.seq) for c in candidates}
-        similarity = {(key, seq): sim for key, seq, sim in vector}
+        similarity = {row.ref: row.score for row in vector}
         floor = self.hybrid.settings.meaning_floor
         fused = fuse(candidates, vector, len(lexical) + len(similarity), self.hybrid.settings.vector_weight)
-        kept = [hit for hit in fused if (hit[0], hit[1]) in lexical or similarity[(hit[0], hit[1])] >= floor]
+        kept = [hit for hit in fused if hit.ref in lexical or similarity[hit.ref] >= floor]
         kept = kept[:limit]
-        self.meaning_only = {
-            (key, seq): similarity[(key, seq)] for key, seq, _ in kept if (key, seq) not in lexical
-        }
+        self.meaning_only = {hit.ref: similarity[hit.ref] for hit in kept if hit.ref not in lexical}
         return kept
 
 
 class _VectorSide:
-    """The query's vector, its nearest (session key, seq, similarity), and the similarities read around refs."""
+    """The query's vector, its nearest events (by similarity), and the similarities read around refs."""
 
-    def __init__(self, vector: list[float], nearest: list[tuple[int, int, float]]) -> None:
+    def __init__(self, vector: list[float], nearest: list[Scored]) -> None:
         self.vector = vector
         self.nearest = nearest
         self.similarities: dict[tuple[int, int], float] = {}
@@ -230,20 +223,20 @@ class Hybrid:
         return Fuser(self, query.text) if self.applies(query, types) else None
 
 
-_active: Hybrid | None = None
+class SemanticRanker:
+    """The hybrid ranker of a server once its model has loaded (``current``; None until then, when semantic
+    recall is off, and after shutdown).
+
+    One holder is created with the handlers' ``Deps`` and shared by every call; the semantic service sets
+    ``current`` from its background thread, and each search reads it once.
+    """
+
+    __slots__ = ("current",)
+
+    def __init__(self, current: Hybrid | None = None) -> None:
+        self.current = current
 
 
-def activate(hybrid: Hybrid | None) -> None:
-    """Install (or with None, remove) this process's hybrid ranker."""
-    global _active
-    _active = hybrid
-
-
-def active() -> Hybrid | None:
-    """Return this process's hybrid ranker, if any."""
-    return _active
-
-
-def fuser_for(query: ParsedQuery, types: Sequence[str]) -> Fuser | None:
-    """Return the search hook of this process for a request (None: lexical only)."""
-    return None if _active is None else _active.fuser(query, types)
+def fuser_for(hybrid: Hybrid | None, query: ParsedQuery, types: Sequence[str]) -> Fuser | None:
+    """Return the search hook of ``hybrid`` for a request (None: lexical only)."""
+    return None if hybrid is None else hybrid.fuser(query, types)

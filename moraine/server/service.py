@@ -14,7 +14,7 @@ import anyio
 
 from generated.tools import ERROR_VALIDATOR, TOOLS
 from generated.validators import VALIDATORS, JsonSchemaValueException
-from moraine.handler_api import Deps, HandlerEntry
+from moraine.handler_api import Deps, HandlerEntry, data_json
 from moraine.errors import MoraineError, RequestError
 from moraine.in_flight import running_call
 from moraine.scope.floor import ProjectFloor
@@ -103,7 +103,7 @@ class ToolService:
         try:
             with running_call():  # background work (the vectorizer's embedder) stands aside meanwhile
                 outcome = entry.handle(checked.parsed, deps)
-            data = outcome.data.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            data = data_json(outcome.data)
         except MoraineError as exc:
             return self._error(tool, checked.canonical, error_body(exc, tool), [], started)
         envelope = success_envelope(tool, checked.canonical, data, outcome.warnings, _elapsed_ms(started))

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.handler_data import AttentionJson, file_attention_data, open_data
 from fixtures.attention.layout import Layout
 from fixtures.attention.traces import write_corpus
 
-from handlers.file_attention import AttentionResult, file_attention_data
-from handlers.open import open_data
 from moraine.config import harness_for_source
 from moraine.errors import RequestError
 from moraine.ingest.pipeline import ingest_paths
@@ -46,7 +45,7 @@ def store(attention_store: Store) -> Store:
     return attention_store
 
 
-def query(store: Store, launch: Path | None, **overrides: Any) -> AttentionResult:
+def query(store: Store, launch: Path | None, **overrides: Any) -> AttentionJson:
     request: dict[str, Any] = {
         "path": "src/app.py",
         "scope": "project",
@@ -64,7 +63,7 @@ def query(store: Store, launch: Path | None, **overrides: Any) -> AttentionResul
     return file_attention_data(store, parsed, launch_dir=None if launch is None else str(launch))
 
 
-def roots(result: AttentionResult) -> dict[str, tuple[int, int]]:
+def roots(result: AttentionJson) -> dict[str, tuple[int, int]]:
     return {r["root"]: (r["touch_count"], r["session_count"]) for r in result.data["roots"]}
 
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fixtures.handler_data import file_attention_data
 from fixtures.attention.traces import Call, write_claude, write_corpus
 
-from handlers.file_attention import file_attention_data
 from moraine.store.client import Store
 from tests.fixtures.requests import attention_request
 

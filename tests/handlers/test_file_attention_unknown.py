@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from handlers.file_attention import AttentionResult, file_attention_data
+from fixtures.handler_data import AttentionJson, file_attention_data
 from moraine.attention.extract import TOUCH_COLUMNS
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store
@@ -61,7 +61,7 @@ def insert(
     )
 
 
-def run(store: Store, **overrides: Any) -> AttentionResult:
+def run(store: Store, **overrides: Any) -> AttentionJson:
     request: dict[str, Any] = {
         "path": "src/app.py",
         "scope": "all",

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from fixtures.handler_data import list_data
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from fixtures.corpus.contract import assert_valid_data
-from handlers.list_sessions import list_data
 from moraine.errors import RequestError
 from moraine.ids import session_id
 from moraine.store.client import Store

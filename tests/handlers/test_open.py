@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
+from fixtures.handler_data import list_data, open_data
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from fixtures.corpus.contract import assert_valid_data
 from fixtures.corpus.small import ENCRYPTED, Small
-from handlers.list_sessions import list_data
-from handlers.open import open_data
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from fixtures.handler_data import open_data
 from fixtures.corpus.builder import Corpus, Ev, Sess, at, scratch_store
-from handlers.open import open_data
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store
 from tests.fixtures.requests import open_request

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.handler_data import open_data
 from fixtures.corpus.builder import scratch_store
 from fixtures.corpus.traces import UUIDS, Layout, append_codex_calls, append_codex_turns, write_traces
-from handlers.open import open_data
 from moraine.ids import event_id, session_id, session_key, turn_id
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.search_sessions import search_data
+from tests.fixtures.handler_data import search_data
 from moraine.store.reads.search import Bm25
 from tests.fixtures.requests import search_request
 from tests.fixtures.relevance import store as relevance_fixtures

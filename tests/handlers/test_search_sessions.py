@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from fixtures.handler_data import search_data
 from fixtures.corpus.contract import assert_valid_data
 from fixtures.corpus.small import Small
-from handlers.search_sessions import search_data
 from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.ids import event_id, session_id, turn_id
 from moraine.store.client import Store

@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handlers.list_sessions import list_data
-from handlers.search_sessions import search_data
 from tests.fixtures.requests import list_request, search_request
 
+from tests.fixtures.handler_data import list_data, search_data
 from moraine.config import default_sources
 from moraine.harnesses import harnesses
 from moraine.harnesses._shared.export import export_source, find_export, place_export

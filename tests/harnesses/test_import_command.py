@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from handlers.open import open_data
+from fixtures.handler_data import open_data
 from tests.harnesses.home import HARNESS_TESTS, Expectation
 from tests.harnesses.home import SECRET, harness_sessions
 from moraine.cli import main

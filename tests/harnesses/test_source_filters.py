@@ -16,10 +16,8 @@ from typing import Any
 
 import pytest
 
+from fixtures.handler_data import list_data, open_data, search_data
 from fixtures.corpus.builder import scratch_store
-from handlers.list_sessions import list_data
-from handlers.open import open_data
-from handlers.search_sessions import search_data
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25

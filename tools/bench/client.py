@@ -15,6 +15,8 @@ from typing import Any, Protocol
 import anyio.from_thread
 
 from handlers import Deps, HandlerEntry, Settings, load_handlers
+from moraine.handler_api import data_json
+from moraine.semantic.hybrid import SemanticRanker
 from moraine.server.requests import check_request
 from moraine.store.client import Store
 
@@ -29,6 +31,7 @@ class ToolFailed(Exception):
 
 class ToolClient(Protocol):
     via: str  # how calls are made, for the report
+    semantic: SemanticRanker  # the handlers' hybrid ranker (empty: lexical search)
 
     def call(self, tool: str, arguments: Json) -> Json:
         """Return the ``data`` of a successful call; raise ``ToolFailed`` otherwise."""
@@ -44,6 +47,7 @@ class HandlerClient:
     def __init__(self, deps: Deps, handlers: dict[str, HandlerEntry]) -> None:
         self.deps = deps
         self.handlers = handlers
+        self.semantic = deps.semantic
 
     def call(self, tool: str, arguments: Json) -> Json:
         entry = self.handlers[tool]
@@ -52,8 +56,7 @@ class HandlerClient:
             outcome = entry.handle(checked.parsed, self.deps)
         except Exception as exc:  # a failed call is a benchmark finding, never a crash of the benchmark
             raise ToolFailed(f"{tool}: {type(exc).__name__}: {exc}") from exc
-        data: Json = outcome.data.model_dump(mode="json")
-        return data
+        return data_json(outcome.data)
 
 
 class ServiceClient:
@@ -64,6 +67,7 @@ class ServiceClient:
     def __init__(self, service: Any, portal: anyio.from_thread.BlockingPortal) -> None:
         self._service = service
         self._portal = portal
+        self.semantic: SemanticRanker = service.deps.semantic
 
     def call(self, tool: str, arguments: Json) -> Json:
         try:

@@ -16,7 +16,7 @@ from typing import Any
 from moraine.in_flight import stand_aside
 from moraine.search.query import parse_query
 from moraine.semantic.embedder import load_embedder
-from moraine.semantic.hybrid import Hybrid, SemanticSettings, activate
+from moraine.semantic.hybrid import Hybrid, SemanticSettings
 from moraine.semantic.passage_process import PassageProcess
 from moraine.semantic.vectorizer import VECTOR_TYPES, BackgroundVectorizer
 from moraine.store.client import Store
@@ -77,7 +77,7 @@ def fill_synthetic_vectors(store: Store) -> float:
 def run_hybrid(
     client: ToolClient, cases: list[Case], repeat: int, threads: int
 ) -> tuple[list[CaseResult], dict[str, str]]:
-    """Time the search cases with this process's hybrid ranker installed (the daemon's default when installed)."""
+    """Time the search cases with a hybrid ranker in the client's handlers (the daemon's default when installed)."""
     hybrid = Hybrid(load_embedder(threads), SemanticSettings(threads=threads))
     searches = [case for case in cases if case.tool == "search_sessions"]
     went = {
@@ -88,11 +88,11 @@ def run_hybrid(
         )
         for case in searches
     }
-    activate(hybrid)
+    client.semantic.current = hybrid
     try:
         return run_warm(client, searches, repeat), went
     finally:
-        activate(None)
+        client.semantic.current = None
 
 
 def run_hybrid_busy(

@@ -36,7 +36,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from moraine.ranking import (
     BM25_B,
@@ -55,6 +55,7 @@ from moraine.search.query import ParsedQuery
 from moraine.search.timecue import Period
 from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
+from moraine.store.reads.scored import Dated, Scored
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
 from moraine.store.reads.replies import replies_first
@@ -66,8 +67,8 @@ __all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "hydrate_pa
 
 _SCORE_DIGITS = 9  # rounding makes equal-scoring documents tie exactly, whatever the summation order
 # Semantic recall (moraine/semantic): re-ranks the BM25 candidates (taken ``fuse_depth`` deep); returns up to
-# query.limit + 1 (session key, seq, score) in the contract's order.
-Fuse = Callable[[Store, "SearchQuery", list[tuple[int, int, float]]], list[tuple[int, int, float]]]
+# query.limit + 1 rows in the contract's order.
+Fuse = Callable[[Store, "SearchQuery", list[Scored]], list[Scored]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,19 +137,25 @@ class SearchPage:
     truncated: bool
 
 
+class _Sizes(NamedTuple):
+    generation: int  # the store's write generation they were counted at
+    docs: int
+    total: int  # the documents' summed lengths
+
+
 class _CorpusSizes:
     """(documents, total length) by event-type set, kept while the store's write generation stays the same."""
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[str, str, tuple[str, ...]], tuple[int, int, int]] = {}
+        self._kept: dict[tuple[str, str, tuple[str, ...]], _Sizes] = {}
         self._lock = threading.Lock()
 
     def get(self, store: Store, types: tuple[str, ...]) -> tuple[int, int]:
         generation = store.write_generation
         key = (store.dsn, store.database, types)
         kept = self._kept.get(key)
-        if generation is not None and kept is not None and kept[0] == generation:
-            return kept[1], kept[2]
+        if generation is not None and kept is not None and kept.generation == generation:
+            return kept.docs, kept.total
         rows = store.query(
             f"SELECT sum(docs), sum(total_len) FROM {store.table('doc_stats')} WHERE type IN {{types:Array(String)}}",
             {"types": list(types)},
@@ -158,7 +165,7 @@ class _CorpusSizes:
             with self._lock:
                 if len(self._kept) > 256:  # type sets are few; this only bounds a pathological caller
                     self._kept.clear()
-                self._kept[key] = (generation, docs, total)
+                self._kept[key] = _Sizes(generation, docs, total)
         return docs, total
 
 
@@ -179,49 +186,53 @@ def _idf(n_docs: float, df: int) -> float:
     return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
-def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[tuple[int, int, float]]:
-    """Return up to limit + 1 (session key, seq, raw score) in the contract's order."""
+def _ranked(store: Store, query: SearchQuery, bm25: Bm25) -> list[Scored]:
+    """Return up to limit + 1 rows (raw scores) in the contract's order."""
     by_session = bm25.session_weight > 0 and query.session_key is None
     depth = max(query.limit + 1, bm25.session_depth) if by_session else query.limit + 1
     terms, idf, rows = _event_scores(store, replace(query, limit=depth - 1), bm25)
-    if not by_session or len({key for key, _, _, _ in rows}) < 2:
-        return [(key, seq, score) for key, seq, _ts, score in rows[: query.limit + 1]]
-    sessions = _session_scores(store, query, bm25, terms, idf, sorted({key for key, _, _, _ in rows}))
-    best_event = max((score for _, _, _, score in rows), default=0.0) or 1.0
+    if not by_session or len({row.key for row in rows}) < 2:
+        return [row.scored() for row in rows[: query.limit + 1]]
+    sessions = _session_scores(store, query, bm25, terms, idf, sorted({row.key for row in rows}))
+    best_event = max((row.score for row in rows), default=0.0) or 1.0
     best_session = max(sessions.values(), default=0.0) or 1.0
     scored = [
-        (key, seq, ts, round(score / best_event + bm25.session_weight * sessions.get(key, 0.0) / best_session,
-                             _SCORE_DIGITS))
-        for key, seq, ts, score in rows
-    ]  # fmt: skip
-    return [(key, seq, score) for key, seq, _ts, score in _contract_order(scored)[: query.limit + 1]]
+        row._replace(
+            score=round(
+                row.score / best_event + bm25.session_weight * sessions.get(row.key, 0.0) / best_session,
+                _SCORE_DIGITS,
+            )
+        )
+        for row in rows
+    ]
+    return [row.scored() for row in _contract_order(scored)[: query.limit + 1]]
 
 
-def _in_period_lifted(
-    store: Store, ranked: list[tuple[int, int, float]], period: Period, weight: float
-) -> list[tuple[int, int, float]]:
+def _in_period_lifted(store: Store, ranked: list[Scored], period: Period, weight: float) -> list[Scored]:
     """Multiply the scores of the events that fall in ``period`` by ``1 + weight``, in the contract's order."""
     if not ranked:
         return ranked
     rows = store.query(
         f"SELECT session_key, seq, timestamp FROM {store.table('events')} "
         "WHERE (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))}",
-        {"pairs": [(key, seq) for key, seq, _ in ranked]},
+        {"pairs": [row.ref for row in ranked]},
     )
     stamps = {(int(key), int(seq)): ts for key, seq, ts in rows}
     lifted = []
-    for key, seq, score in ranked:
-        ts = stamps.get((key, seq))
+    for row in ranked:
+        ts = stamps.get(row.ref)
         factor = 1.0 + weight if period.contains(ts) else 1.0
-        lifted.append((key, seq, ts, round(score * factor, _SCORE_DIGITS)))
-    return [(key, seq, score) for key, seq, _ts, score in _contract_order(lifted)]
+        lifted.append(Dated(row.key, row.seq, ts, round(row.score * factor, _SCORE_DIGITS)))
+    return [row.scored() for row in _contract_order(lifted)]
 
 
-def _contract_order(rows: list[tuple[int, int, Any, float]]) -> list[tuple[int, int, Any, float]]:
-    """Sort (key, seq, timestamp, score) by score descending, newest first, then key and seq ascending."""
-    rows = sorted(rows, key=lambda r: (r[0], r[1]))
-    rows.sort(key=lambda r: r[2].timestamp() if r[2] is not None else float("-inf"), reverse=True)
-    rows.sort(key=lambda r: r[3], reverse=True)
+def _contract_order(rows: list[Dated]) -> list[Dated]:
+    """Sort by score descending, newest first, then key and seq ascending."""
+    rows = sorted(rows, key=lambda r: (r.key, r.seq))
+    rows.sort(
+        key=lambda r: r.timestamp.timestamp() if r.timestamp is not None else float("-inf"), reverse=True
+    )
+    rows.sort(key=lambda r: r.score, reverse=True)
     return rows
 
 
@@ -260,11 +271,8 @@ def _session_scores(
     return scores
 
 
-def _event_scores(
-    store: Store, query: SearchQuery, bm25: Bm25
-) -> tuple[list[str], list[float], list[tuple[int, int, Any, float]]]:
-    """Return the terms ranked by, their weights (idf, scaled for forms), and up to limit + 1 (session key, seq,
-    timestamp, score) by event."""
+def _event_scores(store: Store, query: SearchQuery, bm25: Bm25) -> tuple[list[str], list[float], list[Dated]]:
+    """Return the terms ranked by, their weights (idf, scaled for forms), and up to limit + 1 rows by event."""
     docs, total = _corpus_sizes.get(store, query.types)
     avgdl = max(total / docs, 1.0) if docs else 1.0
     forms = list(query.forms) if bm25.form_weight > 0 else []
@@ -327,7 +335,7 @@ def _event_scores(
     return (
         terms,
         idf,
-        [(int(key), int(seq), ts, float(score)) for key, seq, ts, score in store.query(sql, params)],
+        [Dated(int(key), int(seq), ts, float(score)) for key, seq, ts, score in store.query(sql, params)],
     )
 
 
@@ -385,21 +393,21 @@ def search(
 
 
 def hydrate_page(
-    store: Store, ranked: list[tuple[int, int, float]], limit: int, terms: list[str], snippet_chars: int
+    store: Store, ranked: list[Scored], limit: int, terms: list[str], snippet_chars: int
 ) -> SearchPage:
-    """Return the page of the first ``limit`` of ``ranked`` (session key, seq, score), hydrated, with snippets
-    around ``terms`` (truncated: ``ranked`` held more)."""
+    """Return the page of the first ``limit`` of ``ranked``, hydrated, with snippets around ``terms``
+    (truncated: ``ranked`` held more)."""
     truncated = len(ranked) > limit
     ranked = ranked[:limit]
     if not ranked:
         return SearchPage([], False)
-    events, turns, sessions = _hydrate(store, [(key, seq) for key, seq, _ in ranked])
-    top = max(score for _, _, score in ranked)
+    events, turns, sessions = _hydrate(store, [row.ref for row in ranked])
+    top = max(row.score for row in ranked)
     hits: list[SearchHit] = []
-    for key, seq, score in ranked:
-        event = events.get((key, seq))
-        turn = turns.get((key, event.turn_seq)) if event else None
-        session = sessions.get(key)
+    for row in ranked:
+        event = events.get(row.ref)
+        turn = turns.get((row.key, event.turn_seq)) if event else None
+        session = sessions.get(row.key)
         if event is None or turn is None or session is None:
             continue  # published out of order or removed by a rewrite: never show a half-hydrated hit
         # An encrypted reasoning payload is opaque: its snippet is the placeholder, never payload bytes.
@@ -408,7 +416,7 @@ def hydrate_page(
         )
         hits.append(
             SearchHit(
-                score=min(1.0, max(0.0, score / top)) if top > 0 else 0.0,
+                score=min(1.0, max(0.0, row.score / top)) if top > 0 else 0.0,
                 event=event,
                 turn=turn,
                 session=session,

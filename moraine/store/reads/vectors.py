@@ -7,6 +7,7 @@ from typing import Any
 
 from moraine.store.vectorizing import VECTOR_TYPES
 from moraine.store.client import Store
+from moraine.store.reads.scored import Scored
 
 __all__ = ["NEIGHBOURHOOD", "buckets_around", "nearest", "similarities_in"]
 
@@ -22,8 +23,8 @@ def nearest(
     session_key: int | None = None,
     turn_seq: int | None = None,
     extra: tuple[str, dict[str, Any]] | None = None,
-) -> list[tuple[int, int, float]]:
-    """Return up to ``limit`` (session key, seq, cosine similarity), most similar first (approximate: HNSW)."""
+) -> list[Scored]:
+    """Return up to ``limit`` events scored by cosine similarity, most similar first (approximate: HNSW)."""
     where: list[str] = []
     params: dict[str, Any] = {"q": list(vector), "limit": limit}
     if set(VECTOR_TYPES) - set(types):  # only vectorized types are stored: all of them need no filter
@@ -48,13 +49,13 @@ def nearest(
         f"FROM {store.table('vectors')} {condition}"
         "ORDER BY distance ASC LIMIT {limit:UInt32}"
     )
-    out: list[tuple[int, int, float]] = []
+    out: list[Scored] = []
     seen: set[tuple[int, int]] = set()
     for key, seq, distance in store.query(sql, params):
         ref = (int(key), int(seq))
         if ref not in seen:  # a vector written twice (a crash before its watermark) until the merge drops it
             seen.add(ref)
-            out.append((ref[0], ref[1], round(1.0 - float(distance), 6)))
+            out.append(Scored(ref[0], ref[1], round(1.0 - float(distance), 6)))
     return out
 
 

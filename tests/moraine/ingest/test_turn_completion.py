@@ -14,8 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from handlers.open import open_data
-from handlers.search_sessions import search_data
+from fixtures.handler_data import open_data, search_data
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 from tests.fixtures.requests import open_request, search_request

@@ -20,11 +20,9 @@ import anyio
 import httpx2
 import pytest
 
+from fixtures.handler_data import file_attention_data, open_data, search_data
 from generated.models import SearchableEventType
 from handlers import Deps, Settings, load_handlers
-from handlers.file_attention import file_attention_data
-from handlers.open import open_data
-from handlers.search_sessions import search_data
 from moraine.ids import session_id
 from moraine.ingest.pipeline import ingest_paths
 from moraine.server.http_app import build_facade_app

@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 from moraine.config import Config, load_config
-from moraine.semantic.hybrid import active
+from moraine.semantic.hybrid import SemanticRanker
 from moraine.semantic.service import semantic_state, start_semantic
 from moraine.store.client import Store
 from moraine.store.status import table_counts
@@ -27,24 +27,26 @@ def test_status_says_hybrid_ranking_is_on_when_the_model_is_installed(tmp_path: 
 def test_the_config_key_turns_semantic_recall_off(tmp_path: Path) -> None:
     config = _config(tmp_path, "[semantic]\nenabled = false\n")
     assert "enabled = false" in semantic_state(config)
-    assert start_semantic(config) is None
-    assert active() is None
+    ranker = SemanticRanker()
+    assert start_semantic(config, ranker) is None
+    assert ranker.current is None
 
 
-def test_start_installs_the_ranker_and_shutdown_removes_it(tmp_path: Path, store: Store) -> None:
+def test_start_fills_the_handlers_ranker_holder_and_shutdown_empties_it(tmp_path: Path, store: Store) -> None:
     config = dataclasses.replace(
         _config(tmp_path, "[semantic]\nthreads = 1\n"),
         store_dsn=store.dsn,
         database=store.database,
     )
-    service = start_semantic(config)
+    ranker = SemanticRanker()
+    service = start_semantic(config, ranker)
     assert service is not None
     try:
         assert service.ready.wait(120), service.failed  # the model loads in the background
-        assert active() is not None
+        assert ranker.current is not None
     finally:
         service.shutdown()
-    assert active() is None
+    assert ranker.current is None
 
 
 def test_status_counts_show_vectors_and_what_is_still_pending(
