@@ -23,13 +23,14 @@ from collections.abc import Collection, Sequence
 from moraine.ranking import PROMPT_SHARE, REPLY_REACH
 from moraine.search.asking import asks_about
 from moraine.store.client import Store
+from moraine.store.reads.scored import Scored
 
 __all__ = ["replies_first"]
 
 
 def _replies(
     store: Store,
-    ranked: Sequence[tuple[int, int, float]],
+    ranked: Sequence[Scored],
     words: Collection[str],
     types: Sequence[str],
     turn_seq: int | None,
@@ -40,7 +41,7 @@ def _replies(
     One read: the events from each candidate to ``REPLY_REACH`` seqs after it, with the text of the candidates that
     hold a question mark (the rest of the text is not needed).
     """
-    pairs = sorted({(key, seq) for key, seq, _ in ranked})
+    pairs = sorted({row.ref for row in ranked})
     where = ""
     params: dict[str, object] = {
         "keys": sorted({key for key, _ in pairs}),
@@ -74,13 +75,13 @@ def _replies(
 
 def replies_first(
     store: Store,
-    ranked: list[tuple[int, int, float]],
+    ranked: list[Scored],
     words: Collection[str],
     types: Sequence[str],
     limit: int,
     turn_seq: int | None = None,
-) -> list[tuple[int, int, float]]:
-    """Return ``ranked`` (session key, seq, score; best first) with each prompt's reply lifted, best first, at most
+) -> list[Scored]:
+    """Return ``ranked`` (best first) with each prompt's reply lifted, best first, at most
     ``limit`` of them: the reply to the prompt's score, the prompt lowered to ``PROMPT_SHARE`` of it."""
     if not ranked or not words:
         return ranked
@@ -102,4 +103,4 @@ def replies_first(
         scores[(key, seq)] = max(scores.get((key, seq), 0.0), score)
     place = {ref: i for i, ref in enumerate(order)}
     best = sorted(order, key=lambda ref: (-scores[ref], place[ref]))[: max(limit, len(ranked))]
-    return [(key, seq, scores[(key, seq)]) for key, seq in best]
+    return [Scored(key, seq, scores[(key, seq)]) for key, seq in best]

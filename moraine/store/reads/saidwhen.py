@@ -10,24 +10,21 @@ from __future__ import annotations
 
 from moraine.search.questionform import TIME_WORDS
 from moraine.store.client import Store
+from moraine.store.reads.scored import Scored
 
 __all__ = ["said_when_lifted"]
 
 
-def said_when_lifted(
-    store: Store, ranked: list[tuple[int, int, float]], weight: float
-) -> list[tuple[int, int, float]]:
-    """Return ``ranked`` (session key, seq, score; best first) with the scores of the candidates that say when
+def said_when_lifted(store: Store, ranked: list[Scored], weight: float) -> list[Scored]:
+    """Return ``ranked`` (best first) with the scores of the candidates that say when
     multiplied by ``1 + weight``, best first (a tie keeps the earlier place)."""
     if not ranked or weight <= 0:
         return ranked
     rows = store.query(
         f"SELECT session_key, seq FROM {store.table('events')} "
         "WHERE (session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))} AND match(text, {pattern:String})",
-        {"pairs": sorted({(key, seq) for key, seq, _ in ranked}), "pattern": TIME_WORDS},
+        {"pairs": sorted({row.ref for row in ranked}), "pattern": TIME_WORDS},
     )
     timed = {(int(key), int(seq)) for key, seq in rows}
-    lifted = [
-        (key, seq, score * (1.0 + weight) if (key, seq) in timed else score) for key, seq, score in ranked
-    ]
-    return sorted(lifted, key=lambda row: -row[2])
+    lifted = [row._replace(score=row.score * (1.0 + weight)) if row.ref in timed else row for row in ranked]
+    return sorted(lifted, key=lambda row: -row.score)
