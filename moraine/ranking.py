@@ -62,11 +62,12 @@ FUSION_TIE = 1e-6
 # hits while cutting them from 187 to 23 in the top tens (MRR@10 unchanged in every category).
 MEANING_FLOOR = 0.845
 
-# Replies first (moraine/store/reads/replies.py): a candidate whose question names a query term hands its score to
-# the next event of the searched types within REPLY_REACH seqs, and keeps PROMPT_SHARE of it (REPLIES_FIRST: on).
+# Replies first (moraine/store/reads/replies.py): a person's message whose question names a query term hands its
+# score to the next event when that is a person's message too, and keeps PROMPT_SHARE of it (REPLIES_FIRST: on);
+# the next event is looked for within REPLY_REACH seqs.
 REPLIES_FIRST = True
 PROMPT_SHARE = 0.9
-REPLY_REACH = 64
+REPLY_REACH = 4
 
 # Question form (moraine/store/reads/saidwhen.py): a query that asks when lifts the candidates that say when (a
 # relative day or period, a weekday, a month, a year) 1 + WHEN_WEIGHT times (0: off).

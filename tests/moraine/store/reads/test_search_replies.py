@@ -92,3 +92,23 @@ def test_a_search_within_one_turn_takes_no_reply_from_the_next_turn(store: Store
 def test_a_question_asks_about_a_term_only_when_the_question_itself_holds_it() -> None:
     assert asks_about("You play any instruments?", {"instruments"})
     assert not asks_about("I play the clarinet. What's up with you?", {"clarinet"})
+
+
+def test_in_an_agents_session_a_users_question_keeps_its_place_over_their_next_message(store: Store) -> None:
+    asked = "are we in a worktree while the checkout step runs?"
+    later = "ok, then go ahead and commit on the worktree branch"
+    Corpus(store).add(
+        Sess(
+            "work",
+            turns=[
+                [
+                    Ev("user_input", asked, at(0)),
+                    Ev("tool_call", "git rev-parse --git-common-dir", at(1)),
+                ],
+                [Ev("user_input", later, at(2))],
+            ],
+        )
+    )
+    # The agent's tool call comes between: the next message is no reply to the question, and the question, which
+    # holds more of the query's words, stays first (a rule that took "the next user message" put `later` first).
+    assert _texts(store, "worktree checkout step", ON)[0] == asked

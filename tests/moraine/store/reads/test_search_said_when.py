@@ -52,4 +52,5 @@ def test_time_words_are_relative_days_periods_weekdays_months_and_years() -> Non
     assert asks_when(query_terms("When did Caroline go?")) and not asks_when(
         query_terms("Caroline went when?")
     )
+    assert not asks_when(query_terms("when I said it seems to work and asked to commit it"))
     assert parse_query("When did Caroline go?").asks_when and not parse_query("Caroline went when?").asks_when
