@@ -20,10 +20,16 @@ from typing import Any
 import pytest
 
 from moraine.store.client import Store
+from tests.tiers import mark_slow
 
 # Tests move HOME for the processes they start; the redaction ruleset's translation (built once in 10 to 20 s, see
 # moraine.redact) stays in the real user cache so that each of those processes finds it.
 os.environ.setdefault("XDG_CACHE_HOME", str(Path.home() / ".cache"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of the files ``tests/tiers.py`` lists as ``slow`` (the fast tier, ``-m "not slow"``, skips them)."""
+    mark_slow(items)
 
 
 @pytest.fixture(scope="session")
