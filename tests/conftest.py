@@ -4,7 +4,10 @@ chDB allows one engine (one directory) per process, so every test shares the ses
 database instead. When ``CLICKHOUSE_URL`` is set, the same fixtures run against that server; with ``MORAINE_TEST_STORE=http`` they
 run over HTTP against the test-only endpoint on chDB (``tests/clickhouse_http.py``).
 
-- ``store``: a migrated ``Store`` on a fresh database, dropped after the test.
+- ``store``: a migrated ``Store`` on a fresh database, dropped after the test. The migrations run once per session,
+  into a template database; each test's database is a copy of the template's tables (their DDL as ClickHouse reports
+  it, views last) and its ``schema_migrations`` rows, which costs a quarter of migrating anew (0.17 s against 0.69 s
+  per test, 329 tests) and is checked against a migrated database by ``tests/test_store_template.py``.
 - ``ingest_into_store``: a callable ``(paths, source="codex", harness=None, **source_fields) -> IngestSummary``
   that ingests files/directories into ``store`` through the real pipeline (tests use it to build corpora).
 """
@@ -19,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from moraine.errors import StoreError
 from moraine.store.client import Store
 from tests.tiers import mark_slow
 
@@ -62,15 +66,62 @@ def store_dsn(request: pytest.FixtureRequest, chdb_dir: Path) -> str:
     return f"chdb://{chdb_dir}"
 
 
+@pytest.fixture(scope="session")
+def store_templates() -> Iterator[Callable[[str], Store]]:
+    """Yield ``template(dsn)``: this session's migrated template database under ``dsn``, made on first use (a module
+    may serve its stores from another DSN); every template is dropped at the end."""
+    made: dict[str, Store] = {}
+
+    def template(dsn: str) -> Store:
+        if dsn not in made:
+            made[dsn] = Store.open(dsn, database=f"t_template_{uuid.uuid4().hex[:12]}")
+        return made[dsn]
+
+    yield template
+    for opened in made.values():
+        try:
+            opened.command(f"DROP DATABASE IF EXISTS {opened.database}")
+        except StoreError:  # served by a test endpoint already stopped: its temporary directory goes with it
+            pass
+        opened.close()
+
+
+def copy_template(template: Store, database: str) -> None:
+    """Create ``database`` with the template's tables and views and its record of applied migrations."""
+    rows = template.query(
+        "SELECT engine = 'MaterializedView', create_table_query FROM system.tables WHERE database = {db:String}",
+        {"db": template.database},
+    )
+    template.command(f"CREATE DATABASE {database}")
+    for _, ddl in sorted(rows):  # tables before the views that write into them
+        template.command(ddl.replace(f"{template.database}.", f"{database}."))
+    template.command(
+        f"INSERT INTO {database}.schema_migrations (version, name, applied_at) "
+        f"SELECT version, name, applied_at FROM {template.table('schema_migrations')}"
+    )
+
+
 @pytest.fixture
-def store(store_dsn: str) -> Iterator[Store]:
-    """Yield a migrated store on a fresh, uniquely named database; drop the database afterwards."""
+def store(store_dsn: str, store_templates: Callable[[str], Store]) -> Iterator[Store]:
+    """Yield a migrated store on a fresh, uniquely named database (a copy of the template); drop it afterwards."""
     database = f"t_{uuid.uuid4().hex[:16]}"
+    copy_template(store_templates(store_dsn), database)
     opened = Store.open(store_dsn, database=database)
     try:
         yield opened
     finally:
         opened.command(f"DROP DATABASE IF EXISTS {database}")
+        opened.close()
+
+
+@pytest.fixture
+def migrated_anew(store_dsn: str) -> Iterator[Store]:
+    """Yield a store whose database the migrations made in this test (for tests of the migrations themselves)."""
+    opened = Store.open(store_dsn, database=f"t_{uuid.uuid4().hex[:16]}")
+    try:
+        yield opened
+    finally:
+        opened.command(f"DROP DATABASE IF EXISTS {opened.database}")
         opened.close()
 
 

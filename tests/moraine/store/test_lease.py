@@ -75,7 +75,10 @@ def test_a_holder_renews_its_lease_while_it_keeps_it(leased: Store) -> None:
     assert not Lease(leased, "probe", TTL, "other").try_acquire()
 
 
-def test_migrations_take_and_release_the_lease_and_an_up_to_date_store_leaves_it_alone(store: Store) -> None:
+def test_migrations_take_and_release_the_lease_and_an_up_to_date_store_leaves_it_alone(
+    migrated_anew: Store,
+) -> None:
+    store = migrated_anew
     grants = _grants(store, "migrations")
     assert [g for g, _ in grants] == [1, 2]  # the fresh store's migrations: taken, then released
     assert Lease(store, "migrations", TTL, "next").try_acquire()  # free again
