@@ -38,7 +38,7 @@ from handlers.shapes import (
 )
 from moraine.errors import InvalidIdError, NotFoundError
 from moraine.ids import EventId, SessionId, TurnId, session_id
-from moraine.scope.floor import ProjectFloor, in_floor
+from moraine.projects.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import OpenCursor, encode_open_cursor, stale_open_cursor
 from moraine.store.reads.events import fetch_event_context, page_events

@@ -16,12 +16,12 @@ from handlers.shapes import as_event_id, as_session_id, as_turn_id, session_ref
 from moraine.errors import NotFoundError
 from moraine.handler_api import Deps, Outcome
 from moraine.ids import SessionId, TurnId, session_id
-from moraine.scope.floor import ProjectFloor, in_floor
-from moraine.search.marks import MEANING_MATCH, meaning_note
+from moraine.projects.floor import ProjectFloor, in_floor
+from moraine.terms.marks import MEANING_MATCH, meaning_note
 from moraine.semantic.hybrid import Hybrid, fuser_for
 from moraine.store.client import Store
 from moraine.store.reads.native import first_events, native_session_key
-from moraine.store.reads.scope import session_exists, turn_exists
+from moraine.store.reads.exists import session_exists, turn_exists
 from moraine.store.reads.scored import Scored
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, hydrate_page, search
 from moraine.store.reads.settled import event_terminal

@@ -175,7 +175,7 @@ SLOW_TESTS: dict[str, tuple[str, ...]] = {
         "test_a_remote_taken_away_mid_ingest_catches_up_with_every_routed_event_once",
         "test_mirroring_delivers_exactly_the_routed_sessions_redacted",
     ),
-    "moraine/scope/test_floor.py": (
+    "moraine/projects/test_floor.py": (
         "test_ingest_records_each_sessions_project_and_the_floor_keeps_only_its_own",
     ),
     "moraine/semantic/test_service.py": ("test_start_installs_the_ranker_and_shutdown_removes_it",),

@@ -11,7 +11,7 @@ from moraine import ids
 from moraine.errors import InvalidIdError, RequestError
 from moraine.handler_api import Settings
 from moraine.ids import SessionId, TurnId
-from moraine.search.query import ParsedQuery, parse_query
+from moraine.terms.query import ParsedQuery, parse_query
 
 __all__ = ["ParsedSearch", "parse"]
 

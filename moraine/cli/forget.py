@@ -17,7 +17,7 @@ from moraine.errors import ConfigError, StoreError
 from moraine.ingest.forget_request import criteria_json, parse_forget_request, target_json
 from moraine.ingest.forgetting import forget_sessions
 from moraine.private_files import secure_home
-from moraine.scope.projects import session_project
+from moraine.projects.projects import session_project
 from moraine.store.client import Store
 from moraine.store.forget import find_sessions
 

@@ -13,8 +13,8 @@ from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError
 from moraine.private_files import restrict_process
-from moraine.scope.floor import ProjectFloor, resolve_floor
-from moraine.scope.settings import project_only_configured
+from moraine.projects.floor import ProjectFloor, resolve_floor
+from moraine.projects.settings import project_only_configured
 
 __all__ = ["mcp"]
 

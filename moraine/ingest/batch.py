@@ -19,7 +19,7 @@ from moraine.ids import session_key
 from moraine.ingest.checkpoints import Checkpoint
 from moraine.ingest.rows import EVENT_COLUMNS, clean
 from moraine.ingest.sessions import SessionState, TurnState
-from moraine.scope.projects import session_project
+from moraine.projects.projects import session_project
 from moraine.store.client import Store
 from moraine.store.versions import next_version
 

@@ -36,7 +36,9 @@ __all__ = ["FORGOTTEN_MARK", "ForgetResult", "forget_sessions", "scrub_checkpoin
 FORGOTTEN_MARK = "forgotten"
 
 _PURGE_ATTEMPTS = 3
-_DISK_WAIT_SECONDS = 60.0  # old_parts_lifetime (10 s) plus ClickHouse's cleanup period (1-5 s, 014), with margin
+_DISK_WAIT_SECONDS = (
+    60.0  # old_parts_lifetime (10 s) plus ClickHouse's cleanup period (1-5 s, 014), with margin
+)
 _POLL_SECONDS = 0.5
 _SESSION_TEXT = ("title", "summary", "slug", "cwd", "model", "first_user_message", "parent_session")
 _TURN_TEXT = ("user_input_text", "final_text")

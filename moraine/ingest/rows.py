@@ -10,7 +10,7 @@ from moraine.ingest.model import Event, EventType, TokenUsage
 from moraine.ingest.reader import ReadItem
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.ingest.sessions import compact
-from moraine.search.tokenize import term_counts
+from moraine.terms.tokenize import term_counts
 
 __all__ = [
     "EVENT_COLUMNS",

@@ -10,7 +10,7 @@ import tomllib
 
 from moraine.attention.project import ProjectResolver, normalize_abs
 from moraine.mirror.settings import MirrorSettings
-from moraine.scope.projects import shared_resolver
+from moraine.projects.projects import shared_resolver
 
 __all__ = ["REPO_FILE", "Router"]
 

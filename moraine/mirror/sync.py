@@ -23,7 +23,7 @@ from moraine.mirror.remote import open_remote
 from moraine.mirror.routing import Router
 from moraine.mirror.settings import MirrorSettings
 from moraine.redact import redact_text
-from moraine.search.tokenize import tokenize
+from moraine.terms.tokenize import tokenize
 from moraine.store.client import Store
 from moraine.store.mirror import (
     StoredSession,

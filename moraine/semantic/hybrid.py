@@ -35,8 +35,8 @@ from moraine.ranking import (
     VECTOR_WEIGHT,
 )
 from moraine.errors import ConfigError
-from moraine.scope.floor import floor_condition
-from moraine.search.query import ParsedQuery
+from moraine.projects.floor import floor_condition
+from moraine.terms.query import ParsedQuery
 from moraine.semantic.context import in_context
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.fusion import Candidate, fuse

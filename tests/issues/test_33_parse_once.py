@@ -85,7 +85,7 @@ def test_the_query_text_is_read_only_by_parse_query() -> None:
         for owner, name, _line in _calls(path)
         if name in QUERY_READERS
     )
-    assert set(readers) == {"moraine/search/query.py:parse_query"}
+    assert set(readers) == {"moraine/terms/query.py:parse_query"}
     assert len(readers) == len(QUERY_READERS)  # each reader called once, there
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moraine.in_flight import stand_aside
-from moraine.search.query import parse_query
+from moraine.terms.query import parse_query
 from moraine.semantic.embedder import load_embedder
 from moraine.semantic.hybrid import Hybrid, SemanticSettings
 from moraine.semantic.passage_process import PassageProcess

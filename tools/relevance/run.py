@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from moraine.search.forms import related_forms
-from moraine.search.query import FUNCTION_WORDS, parse_query
+from moraine.terms.forms import related_forms
+from moraine.terms.query import FUNCTION_WORDS, parse_query
 from moraine.semantic.embedder import Embedder
 from moraine.semantic.hybrid import Fuser, Hybrid, SemanticSettings
 from moraine.semantic.vectorizer import VECTOR_TYPES, vectorize_pending

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from moraine.scope.floor import ProjectFloor, floor_condition
+from moraine.projects.floor import ProjectFloor, floor_condition
 from moraine.store.client import Store
 from moraine.store.reads.listing import to_epoch_ms
 

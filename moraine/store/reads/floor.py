@@ -1,4 +1,4 @@
-"""The statements behind a project-only server's floor (``moraine.scope.floor``): sessions of one project."""
+"""The statements behind a project-only server's floor (``moraine.projects.floor``): sessions of one project."""
 
 from __future__ import annotations
 

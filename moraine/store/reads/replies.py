@@ -1,7 +1,7 @@
 """The reply before its prompt: a person's question naming the query hands its place to the answer after it.
 
 A conversation between people answers a question in the message that follows it. When a candidate ``user_input``
-holds a question naming one of the query's terms (``moraine.search.asking``) and the very next event of its session
+holds a question naming one of the query's terms (``moraine.terms.asking``) and the very next event of its session
 (within the turn when the search is scoped to one) is a ``user_input`` too (one person answering another: LoCoMo's
 dialogs, or any chat recorded as user messages), that reply takes the prompt's score if its own is lower, and the
 prompt keeps ``PROMPT_SHARE`` of its own, so the reply comes first and the prompt right after. The reply joins the
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from moraine.ranking import PROMPT_SHARE, REPLY_REACH
-from moraine.search.asking import asks_about
+from moraine.terms.asking import asks_about
 from moraine.store.client import Store
 from moraine.store.reads.scored import Scored
 

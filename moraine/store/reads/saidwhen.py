@@ -1,4 +1,4 @@
-"""A question that asks when lifts the candidates that say when (``moraine.search.questionform``).
+"""A question that asks when lifts the candidates that say when (``moraine.terms.questionform``).
 
 The candidates whose text holds a word of ``TIME_WORDS`` (a relative day or period, a weekday, a month, a year)
 have their scores multiplied by ``1 + WHEN_WEIGHT``. Measured on LoCoMo's dev half (conversations 26 and 30,
@@ -8,7 +8,7 @@ have their scores multiplied by ``1 + WHEN_WEIGHT``. Measured on LoCoMo's dev ha
 
 from __future__ import annotations
 
-from moraine.search.questionform import TIME_WORDS
+from moraine.terms.questionform import TIME_WORDS
 from moraine.store.client import Store
 from moraine.store.reads.scored import Scored
 

@@ -14,15 +14,15 @@ length their summed lengths, the same idf, the average length over those candida
 marathon that mentions each of them once in passing, and a session whose evidence is spread over several messages
 counts it all. Within one session (a session- or turn-scoped search) it changes nothing, so it is skipped there.
 
-Word forms: the query's other English forms (``SearchQuery.forms``, see ``moraine.search.forms``) are ranked as
+Word forms: the query's other English forms (``SearchQuery.forms``, see ``moraine.terms.forms``) are ranked as
 further terms whose idf is scaled by ``form_weight``, so "hiking" finds "hiked" below an event that says "hiking". A
 form found in more than ``form_max_share`` of the events (and more than 1,000) is left out: its postings cost the
 most and its idf tells least.
 
-Function words: ``SearchQuery.terms`` come without them (``moraine.search.query``); when those find nothing and no
+Function words: ``SearchQuery.terms`` come without them (``moraine.terms.query``); when those find nothing and no
 fusion runs, the search is ranked by ``every_term`` instead, the query's words with its function words.
 
-Dates: a calendar date the query names (``SearchQuery.period``, see ``moraine.search.timecue``) multiplies the
+Dates: a calendar date the query names (``SearchQuery.period``, see ``moraine.terms.timecue``) multiplies the
 scores of the candidates from that date by ``1 + time_weight``, after any fusion.
 
 Then, event by event (``moraine.store.reads.replies``, ``moraine.store.reads.saidwhen``): a candidate that asks
@@ -50,9 +50,9 @@ from moraine.ranking import (
     WHEN_WEIGHT,
 )
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
-from moraine.scope.floor import ProjectFloor, floor_condition
-from moraine.search.query import ParsedQuery
-from moraine.search.timecue import Period
+from moraine.projects.floor import ProjectFloor, floor_condition
+from moraine.terms.query import ParsedQuery
+from moraine.terms.timecue import Period
 from moraine.store.client import Store
 from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
 from moraine.store.reads.scored import Dated, Scored

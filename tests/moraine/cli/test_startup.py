@@ -36,4 +36,4 @@ def test_version_imports_nothing_heavy_and_prints_the_version() -> None:
 def test_the_command_line_imports_a_command_only_when_it_runs() -> None:
     loaded = _loaded_after("import moraine.cli")
     assert [m for m in loaded if m.startswith(HEAVY[1:])] == []
-    assert "moraine.cli.tools" not in loaded and "moraine.cli.serve" not in loaded
+    assert "moraine.cli.tool_commands" not in loaded and "moraine.cli.serve" not in loaded

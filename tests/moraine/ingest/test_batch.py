@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from moraine.ingest.pipeline import ingest_paths
-from moraine.search.tokenize import tokenize
+from moraine.terms.tokenize import tokenize
 from moraine.store.client import Store
 from tests.moraine.ingest.toy_adapter import ToyAdapter
 

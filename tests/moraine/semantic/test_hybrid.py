@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from moraine.errors import ConfigError
-from moraine.search.query import parse_query
+from moraine.terms.query import parse_query
 from moraine.semantic.hybrid import Hybrid, SemanticSettings, settings_from
 
 

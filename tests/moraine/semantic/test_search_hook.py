@@ -134,7 +134,7 @@ def _words_in(text: str, query: str) -> bool:
 def test_a_hit_holding_none_of_the_query_words_is_marked_a_meaning_match_and_named_in_the_warnings(
     relevance_store: RelevanceStore,
 ) -> None:
-    from moraine.search.marks import MEANING_MATCH
+    from moraine.terms.marks import MEANING_MATCH
 
     query = "a regular expression makes the server hang"  # the answer says "backtracks catastrophically"
     notes: list[str] = []
@@ -150,7 +150,7 @@ def test_a_hit_holding_none_of_the_query_words_is_marked_a_meaning_match_and_nam
 
 
 def test_meaning_matches_under_the_floor_are_left_out(relevance_store: RelevanceStore) -> None:
-    from moraine.search.marks import MEANING_MATCH
+    from moraine.terms.marks import MEANING_MATCH
 
     query = "Employee dataclass fields"
     counts = {}

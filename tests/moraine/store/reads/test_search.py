@@ -6,7 +6,7 @@ import math
 
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from fixtures.corpus.small import ENCRYPTED, Small
-from moraine.search.tokenize import query_terms
+from moraine.terms.tokenize import query_terms
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, search
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from moraine.ids import session_key
-from moraine.search.query import parse_query
-from moraine.search.tokenize import query_terms
+from moraine.terms.query import parse_query
+from moraine.terms.tokenize import query_terms
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
 from moraine.ids import session_key
-from moraine.search.asking import asks_about
-from moraine.search.query import parse_query
+from moraine.terms.asking import asks_about
+from moraine.terms.query import parse_query
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from fixtures.corpus.builder import Corpus, Ev, Sess, at
-from moraine.search.query import parse_query
-from moraine.search.questionform import TIME_WORDS, asks_when
-from moraine.search.tokenize import query_terms
+from moraine.terms.query import parse_query
+from moraine.terms.questionform import TIME_WORDS, asks_when
+from moraine.terms.tokenize import query_terms
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25, SearchQuery, search
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from moraine.errors import RequestError
-from moraine.search.query import parse_query
-from moraine.search.timecue import Period
+from moraine.terms.query import parse_query
+from moraine.terms.timecue import Period
 
 
 def search_terms(text: str) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 
 from moraine.config import Config
 from moraine.errors import ConfigError
-from moraine.scope.settings import project_only_configured
+from moraine.projects.settings import project_only_configured
 
 
 def _config(mcp: object) -> Config:

@@ -14,7 +14,7 @@ from typing import Any
 
 from moraine.attention.project import ProjectResolver, normalize_abs
 from moraine.errors import ConfigError
-from moraine.scope.projects import shared_resolver
+from moraine.projects.projects import shared_resolver
 from moraine.store.client import Store
 from moraine.store.reads.floor import project_condition, session_in_project
 

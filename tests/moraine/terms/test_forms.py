@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from moraine.search.forms import word_forms
-from moraine.search.query import parse_query
+from moraine.terms.forms import word_forms
+from moraine.terms.query import parse_query
 
 
 def test_inflections_share_the_stem() -> None:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from moraine.search.timecue import Period, time_cue
+from moraine.terms.timecue import Period, time_cue
 
 
 @pytest.mark.parametrize(

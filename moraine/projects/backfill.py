@@ -11,7 +11,7 @@ import logging
 from moraine.attention.project import ProjectResolver
 from moraine.ingest.batch import SESSION_COLUMNS
 from moraine.store.versions import next_version
-from moraine.scope.projects import session_project
+from moraine.projects.projects import session_project
 from moraine.store.client import Store
 from moraine.store.projects import sessions_without_project
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from moraine.search import tokenize as tk
+from moraine.terms import tokenize as tk
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from moraine.search.tokenize import tokenize
+from moraine.terms.tokenize import tokenize
 
 __all__ = ["asks_about", "may_ask"]
 

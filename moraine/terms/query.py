@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass
 
 from moraine.errors import RequestError
-from moraine.search.questionform import asks_when
-from moraine.search.forms import related_forms
-from moraine.search.timecue import Period, time_cue
-from moraine.search.tokenize import query_terms
+from moraine.terms.questionform import asks_when
+from moraine.terms.forms import related_forms
+from moraine.terms.timecue import Period, time_cue
+from moraine.terms.tokenize import query_terms
 
 __all__ = ["FUNCTION_WORDS", "ParsedQuery", "parse_query"]
 
@@ -56,7 +56,7 @@ class ParsedQuery:
     beside them; ``every_term`` the distinct terms with the function words; ``period`` the calendar date it names;
     ``natural_words`` its count of plain words (what decides hybrid ranking); ``maybe_native_id`` whether it could
     be a harness's own session ID (it has a digit, ``-`` or ``_``: every harness ID does); ``asks_when`` whether
-    it asks when (its first word is "when": ``moraine.search.questionform``).
+    it asks when (its first word is "when": ``moraine.terms.questionform``).
     """
 
     text: str

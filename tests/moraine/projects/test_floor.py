@@ -10,8 +10,8 @@ import pytest
 from moraine.attention.project import ProjectResolver
 from moraine.errors import ConfigError
 from moraine.ids import session_key
-from moraine.scope.floor import floor_condition, in_floor, resolve_floor
-from moraine.scope.projects import session_project
+from moraine.projects.floor import floor_condition, in_floor, resolve_floor
+from moraine.projects.projects import session_project
 from moraine.store.client import Store
 
 
