@@ -24,7 +24,7 @@ def _load_slow_handlers() -> dict[str, handlers.HandlerEntry]:
     entry = table["search_sessions"]
 
     def handle(request: Any, deps: handlers.Deps) -> handlers.Outcome:
-        sql = SLOW_SQL.get(request.query)
+        sql = SLOW_SQL.get(request.query.text)  # a ParsedSearch: its parsed query keeps the text
         if sql is not None:
             deps.store.query(sql)
         return entry.handle(request, deps)
