@@ -102,5 +102,5 @@ def test_no_second_reading_of_a_request_is_left_behind() -> None:
     assert not {"resolve_limit", "_when"} & _defined(ROOT / "handlers" / "file_attention.py")
     assert not {"_when"} & _defined(ROOT / "handlers" / "list_sessions.py")
     assert not {"_check_limit"} & _defined(ROOT / "handlers" / "open.py")
-    assert not {"search_terms", "search_forms"} & _defined(ROOT / "moraine" / "search" / "query.py")
+    assert not {"search_terms", "search_forms"} & _defined(ROOT / "moraine" / "terms" / "query.py")
     assert "natural_words" not in _defined(ROOT / "moraine" / "semantic" / "hybrid.py")
