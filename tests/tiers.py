@@ -178,7 +178,9 @@ SLOW_TESTS: dict[str, tuple[str, ...]] = {
     "moraine/projects/test_floor.py": (
         "test_ingest_records_each_sessions_project_and_the_floor_keeps_only_its_own",
     ),
-    "moraine/semantic/test_service.py": ("test_start_fills_the_handlers_ranker_holder_and_shutdown_empties_it",),
+    "moraine/semantic/test_service.py": (
+        "test_start_fills_the_handlers_ranker_holder_and_shutdown_empties_it",
+    ),
     "moraine/semantic/test_vectorizer.py": (
         "test_events_appended_after_a_pass_are_embedded_by_the_next_and_only_they",
         "test_nearest_neighbours_apply_the_type_and_source_filters",
