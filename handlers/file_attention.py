@@ -23,7 +23,7 @@ from handlers.shapes import as_event_id, as_session_id, as_turn_id
 from moraine.handler_api import Deps, Outcome
 from moraine.attention.lookup import QueryPath, launch_project, reduce_path
 from moraine.attention.project import ProjectResolver
-from moraine.projects.floor import ProjectFloor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.store.client import Store
 from moraine.store.reads.attention import (
     SCAN_CAP,

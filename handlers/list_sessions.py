@@ -12,7 +12,7 @@ from generated.models import (
 from handlers.requests.list_sessions import ParsedListing
 from handlers.shapes import as_session_id, session_ref_fields
 from moraine.handler_api import Deps, Outcome
-from moraine.projects.floor import ProjectFloor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import ListCursor, encode_list_cursor
 from moraine.store.reads.labels import display_label

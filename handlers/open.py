@@ -38,7 +38,7 @@ from handlers.shapes import (
 )
 from moraine.errors import InvalidIdError, NotFoundError
 from moraine.ids import EventId, SessionId, TurnId, session_id
-from moraine.projects.floor import ProjectFloor, in_floor
+from moraine.store.reads.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
 from moraine.store.reads.cursors import OpenCursor, encode_open_cursor, stale_open_cursor
 from moraine.store.reads.events import fetch_event_context, page_events
@@ -154,41 +154,45 @@ def _page(store: Store, cursor: OpenCursor, secret: str | bytes) -> _Page:
 
 
 def _open_session(
-    store: Store,
-    parsed: SessionId,
-    text: str,
-    limit: int | None,
-    secret: str | bytes,
-    floor: ProjectFloor | None,
+    store: Store, target: SessionId | OpenCursor, limit: int | None, secret: str | bytes
 ) -> OpenSessionData:
-    session = fetch_session(store, parsed.key) if in_floor(store, floor, parsed.key) else None
-    if session is None:
-        raise NotFoundError("session not found", kind="session", id=text)
-    read_page = None
-    if limit is not None:
-        # The snapshot is the session's turn count, so the page is read after the session row, never beside it.
-        start = OpenCursor("session", session.key, 0, limit, 0, session.turn_count, session.generation)
-        read_page = partial(_page, store, start, secret)
-    return _session_data(store, session, read_page)
+    """Open a session by ID (its first ``limit`` turns, if given) or continue its expansion from a cursor."""
+    session = fetch_session(store, target.key)
+    if isinstance(target, OpenCursor):
+        if session is None or session.generation != target.generation:
+            raise stale_open_cursor()
+        cursor: OpenCursor | None = target
+    elif session is None:
+        raise _not_found(target)
+    else:
+        # The snapshot is the session's turn count, so the first page is read after the session row.
+        cursor = (
+            None
+            if limit is None
+            else OpenCursor("session", target.key, 0, limit, 0, session.turn_count, session.generation)
+        )
+    return _session_data(store, session, None if cursor is None else partial(_page, store, cursor, secret))
 
 
 def _open_turn(
-    store: Store,
-    parsed: TurnId,
-    text: str,
-    limit: int | None,
-    secret: str | bytes,
-    floor: ProjectFloor | None,
+    store: Store, target: TurnId | OpenCursor, limit: int | None, secret: str | bytes
 ) -> OpenTurnData:
-    turn, session = (
-        together(
-            partial(fetch_turn, store, parsed.key, parsed.turn_seq), partial(fetch_session, store, parsed.key)
+    """Open a turn by ID (its first ``limit`` events, if given) or continue its expansion from a cursor."""
+    if isinstance(target, OpenCursor):
+        # The cursor holds the page's bounds, so the page is read beside the rows that validate it.
+        turn, session, page = together(
+            partial(fetch_turn, store, target.key, target.turn_seq),
+            partial(fetch_session, store, target.key),
+            partial(_page, store, target, secret),
         )
-        if in_floor(store, floor, parsed.key)
-        else (None, None)
+        if session is None or session.generation != target.generation or turn is None:
+            raise stale_open_cursor()
+        return _turn_data(turn, session, page)
+    turn, session = together(
+        partial(fetch_turn, store, target.key, target.turn_seq), partial(fetch_session, store, target.key)
     )
     if turn is None or session is None:
-        raise NotFoundError("turn not found", kind="turn", id=text)
+        raise _not_found(target)
     page = None
     if limit is not None:
         start = OpenCursor(
@@ -198,10 +202,10 @@ def _open_turn(
     return _turn_data(turn, session, page)
 
 
-def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | None) -> OpenEventData:
-    found = fetch_event_context(store, parsed.key, parsed.seq) if in_floor(store, floor, parsed.key) else None
+def _open_event(store: Store, parsed: EventId) -> OpenEventData:
+    found = fetch_event_context(store, parsed.key, parsed.seq)
     if found is None:
-        raise NotFoundError("event not found", kind="event", id=text)
+        raise _not_found(parsed)
     event = found.event
     # A turn's events are the contiguous run first_seq..last_seq of its session's sequence.
     previous = event.seq - 1 if event.seq > found.turn_first_seq else None
@@ -228,27 +232,6 @@ def _open_event(store: Store, parsed: EventId, text: str, floor: ProjectFloor | 
     )
 
 
-def _continue(
-    store: Store, cursor: OpenCursor, secret: str | bytes, floor: ProjectFloor | None
-) -> OpenedData:
-    if not in_floor(store, floor, cursor.key):  # a cursor minted for another client of the daemon
-        raise NotFoundError("session not found", kind="session", id=session_id(cursor.key))
-    if cursor.kind == "session":
-        session = fetch_session(store, cursor.key)
-        if session is None or session.generation != cursor.generation:
-            raise stale_open_cursor()
-        return _session_data(store, session, partial(_page, store, cursor, secret))
-    # The cursor holds the page's bounds, so the page is read beside the rows that validate it.
-    session, turn, page = together(
-        partial(fetch_session, store, cursor.key),
-        partial(fetch_turn, store, cursor.key, cursor.turn_seq),
-        partial(_page, store, cursor, secret),
-    )
-    if session is None or session.generation != cursor.generation or turn is None:
-        raise stale_open_cursor()
-    return _turn_data(turn, session, page)
-
-
 def open_data(
     store: Store,
     request: ParsedOpen,
@@ -264,22 +247,34 @@ def open_data(
         NotFoundError: a well-formed ID that is not stored.
     """
     target = request.target
-    if isinstance(target, Continuation):
-        return _continue(store, target.cursor, cursor_secret, floor)
-    if isinstance(target, NativeSessionId):
-        native = native_session_key(
-            store, target.text, floor
-        )  # a harness's own session ID opens that session
+    if isinstance(target, NativeSessionId):  # a harness's own session ID opens that session
+        native = native_session_key(store, target.text, floor)
         if native is None:
             message = "id is neither a Moraine ID nor the ID of a stored session in its harness"
             raise InvalidIdError(message, field="id")
         target = SessionId(native)
-    text = str(target)
+    # The floor is checked once, here: outside it (a cursor minted for another client of the daemon included),
+    # every ID is not_found.
+    if not in_floor(store, floor, target.cursor.key if isinstance(target, Continuation) else target.key):
+        raise _not_found(target)
     if isinstance(target, EventId):
-        return _open_event(store, target, text, floor)
+        return _open_event(store, target)
+    if isinstance(target, Continuation):
+        cursor = target.cursor
+        if cursor.kind == "session":
+            return _open_session(store, cursor, None, cursor_secret)
+        return _open_turn(store, cursor, None, cursor_secret)
     if isinstance(target, SessionId):
-        return _open_session(store, target, text, request.limit, cursor_secret, floor)
-    return _open_turn(store, target, text, request.limit, cursor_secret, floor)
+        return _open_session(store, target, request.limit, cursor_secret)
+    return _open_turn(store, target, request.limit, cursor_secret)
+
+
+def _not_found(target: SessionId | TurnId | EventId | Continuation) -> NotFoundError:
+    """The error for an ID that is not stored or is outside the floor (a cursor names its session)."""
+    if isinstance(target, Continuation):
+        return NotFoundError("session not found", kind="session", id=session_id(target.cursor.key))
+    kind = "event" if isinstance(target, EventId) else "turn" if isinstance(target, TurnId) else "session"
+    return NotFoundError(f"{kind} not found", kind=kind, id=str(target))
 
 
 def handle(request: ParsedOpen, deps: Deps) -> Outcome:

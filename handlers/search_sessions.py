@@ -16,12 +16,12 @@ from handlers.shapes import as_event_id, as_session_id, as_turn_id, session_ref
 from moraine.errors import NotFoundError
 from moraine.handler_api import Deps, Outcome
 from moraine.ids import SessionId, TurnId, session_id
-from moraine.projects.floor import ProjectFloor, in_floor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.terms.marks import MEANING_MATCH, meaning_note
 from moraine.semantic.hybrid import Hybrid, fuser_for
 from moraine.store.client import Store
 from moraine.store.reads.native import first_events, native_session_key
-from moraine.store.reads.exists import session_exists, turn_exists
+from moraine.store.reads.exists import scope_exists
 from moraine.store.reads.scored import Scored
 from moraine.store.reads.search import Bm25, SearchPage, SearchQuery, hydrate_page, search
 from moraine.store.reads.settled import event_terminal
@@ -36,13 +36,11 @@ def _scope(
     """Return the (session key, turn number) the search is scoped to, or (None, None) for everywhere."""
     if within is None:
         return None, None
-    if isinstance(within, SessionId):
-        if not session_exists(store, within.key) or not in_floor(store, floor, within.key):
-            raise NotFoundError("session not found", kind="session", id=str(within))
-        return within.key, None
-    if not turn_exists(store, within.key, within.turn_seq) or not in_floor(store, floor, within.key):
-        raise NotFoundError("turn not found", kind="turn", id=str(within))
-    return within.key, within.turn_seq
+    turn_seq = within.turn_seq if isinstance(within, TurnId) else None
+    if not scope_exists(store, within.key, turn_seq, floor.project_id if floor else None):
+        kind = "session" if turn_seq is None else "turn"
+        raise NotFoundError(f"{kind} not found", kind=kind, id=str(within))
+    return within.key, turn_seq
 
 
 def search_data(
@@ -73,6 +71,7 @@ def search_data(
             if notes is not None:
                 notes.append(note)
             return data
+    fuser = fuser_for(hybrid, request.query, request.event_types)  # semantic recall; None: lexical only
     search_query = SearchQuery.from_query(
         request.query,
         request.event_types,
@@ -83,12 +82,7 @@ def search_data(
         turn_seq=turn_seq,
         floor=floor,
     )
-    fuser = fuser_for(hybrid, request.query, request.event_types)  # semantic recall; None: lexical only
-    if fuser is not None:
-        fuser.prefetch(store, search_query)  # the vector side runs while BM25 does
-    page = search(
-        store, search_query, bm25, snippet_chars, fuse=fuser, fuse_depth=fuser.depth if fuser else 0
-    )
+    page = search(store, search_query, bm25, snippet_chars, fuse=fuser)
     data = _data(page, request.n_hits, set(fuser.meaning_only) if fuser is not None else set())
     meaning = [hit.rank for hit in data.results if hit.snippet.text.startswith(MEANING_MATCH)]
     if meaning and notes is not None:

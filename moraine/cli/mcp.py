@@ -13,7 +13,8 @@ from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError
 from moraine.private_files import restrict_process
-from moraine.projects.floor import ProjectFloor, resolve_floor
+from moraine.projects.floor import resolve_floor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.projects.settings import project_only_configured
 
 __all__ = ["mcp"]

@@ -35,7 +35,8 @@ from moraine.daemon.report import StoreReport
 from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, FORGET_PATH, HEALTH_PATH, STATUS_PATH
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.forget_request import ForgetRequest, SelectionChanged, parse_forget_request
-from moraine.projects.floor import ProjectFloor, resolve_floor
+from moraine.projects.floor import resolve_floor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
 from moraine.server.http_app import build_http_app
 from moraine.server.mcp_app import build_mcp_server

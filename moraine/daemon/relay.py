@@ -27,7 +27,7 @@ from moraine.daemon.client import DaemonConnection, DaemonUnreachable
 from moraine.daemon.launcher import DaemonStartError, ensure_daemon
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.version import moraine_version
-from moraine.projects.floor import ProjectFloor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.server.envelope import error_envelope
 from moraine.server.failures import ErrorBody
 from moraine.server.mcp_app import tool_result

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from moraine.ranking import BM25_B, BM25_K1
-from moraine.projects.floor import ProjectFloor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.semantic.hybrid import SemanticRanker
 from moraine.store.client import Store
 

@@ -35,7 +35,7 @@ from moraine.ranking import (
     VECTOR_WEIGHT,
 )
 from moraine.errors import ConfigError
-from moraine.projects.floor import floor_condition
+from moraine.store.reads.floor import project_condition
 from moraine.terms.query import ParsedQuery
 from moraine.semantic.context import in_context
 from moraine.semantic.embedder import Embedder
@@ -141,7 +141,7 @@ class Fuser:
 
     def _vector_candidates(self, store: Store, query: SearchQuery) -> _VectorSide:
         # A project-only server's scope applies to vectors too.
-        extra = floor_condition(store, query.floor) if query.floor is not None else None
+        extra = project_condition(store, query.floor.project_id) if query.floor is not None else None
         vector = self.hybrid.embedder.query(self.query_text)
         found = nearest(
             store, vector,

@@ -17,7 +17,7 @@ from generated.validators import VALIDATORS, JsonSchemaValueException
 from moraine.handler_api import Deps, HandlerEntry, data_json
 from moraine.errors import MoraineError, RequestError
 from moraine.in_flight import running_call
-from moraine.projects.floor import ProjectFloor
+from moraine.store.reads.floor import ProjectFloor
 from moraine.server.envelope import error_envelope, success_envelope
 from moraine.server.failures import ErrorBody, error_body
 from moraine.server.requests import CheckedRequest, check_request

@@ -95,14 +95,7 @@ def _lexical(
     if ranking.function_words:  # kept: ranked by every term and its forms
         every = parsed.every_term
         query = replace(query, terms=every, forms=tuple(related_forms(every, exclude=FUNCTION_WORDS)))
-    page = search(
-        store,
-        query,
-        ranking.bm25,
-        240,
-        fuse=fuse,
-        fuse_depth=fuse.depth if fuse else 0,
-    )
+    page = search(store, query, ranking.bm25, 240, fuse=fuse)
     return [(h.event.key, h.event.seq) for h in page.hits]
 
 

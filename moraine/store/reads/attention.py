@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from moraine.projects.floor import ProjectFloor, floor_condition
+from moraine.store.reads.floor import ProjectFloor
+from moraine.store.reads.floor import project_condition
 from moraine.store.client import Store
 from moraine.store.reads.listing import to_epoch_ms
 
@@ -189,7 +190,7 @@ def _matched(
     """
     where, params = _filters(f)
     if f.floor is not None:
-        condition, floor_params = floor_condition(store, f.floor)
+        condition, floor_params = project_condition(store, f.floor.project_id)
         where += f" AND {condition}"
         params.update(floor_params)
     table = store.table("touches")

@@ -1,25 +1,26 @@
-"""Existence checks for search scopes (a well-formed but unknown scope is ``not_found``)."""
+"""Existence check for a search's scope (a well-formed but unknown scope, or one outside the floor, is ``not_found``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from moraine.store.client import Store
+from moraine.store.reads.floor import project_condition
 
-__all__ = ["session_exists", "turn_exists"]
-
-
-def session_exists(store: Store, key: int) -> bool:
-    """Return whether a session with this key is stored."""
-    rows = store.query(
-        f"SELECT 1 FROM {store.table('sessions')} WHERE session_key = {{key:UInt64}} LIMIT 1", {"key": key}
-    )
-    return bool(rows)
+__all__ = ["scope_exists"]
 
 
-def turn_exists(store: Store, key: int, turn_seq: int) -> bool:
-    """Return whether this turn of this session is stored."""
-    rows = store.query(
-        f"SELECT 1 FROM {store.table('turns')} "
-        "WHERE session_key = {key:UInt64} AND turn_seq = {turn:UInt32} LIMIT 1",
-        {"key": key, "turn": turn_seq},
-    )
-    return bool(rows)
+def scope_exists(store: Store, key: int, turn_seq: int | None, project_id: str | None) -> bool:
+    """Return whether the session with this key (and this turn of it, when ``turn_seq`` is given) is stored, and
+    belongs to the project when ``project_id`` is given (a project-only server's floor), in one statement."""
+    table, where = store.table("sessions"), ["session_key = {key:UInt64}"]
+    parameters: dict[str, Any] = {"key": key}
+    if turn_seq is not None:
+        table = store.table("turns")
+        where.append("turn_seq = {turn:UInt32}")
+        parameters["turn"] = turn_seq
+    if project_id is not None:
+        condition, floor_parameters = project_condition(store, project_id)
+        where.append(condition)
+        parameters.update(floor_parameters)
+    return bool(store.query(f"SELECT 1 FROM {table} WHERE {' AND '.join(where)} LIMIT 1", parameters))

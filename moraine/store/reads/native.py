@@ -4,7 +4,7 @@ takes), and read the first events of a session for a search that named one."""
 from __future__ import annotations
 
 from moraine.ids import could_be_native_id
-from moraine.projects.floor import ProjectFloor, in_floor
+from moraine.store.reads.floor import ProjectFloor, in_floor
 from moraine.store.client import Store
 
 __all__ = ["first_events", "native_session_key"]

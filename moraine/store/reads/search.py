@@ -34,9 +34,8 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from moraine.ranking import (
     BM25_B,
@@ -50,7 +49,8 @@ from moraine.ranking import (
     WHEN_WEIGHT,
 )
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
-from moraine.projects.floor import ProjectFloor, floor_condition
+from moraine.store.reads.floor import ProjectFloor
+from moraine.store.reads.floor import project_condition
 from moraine.terms.query import ParsedQuery
 from moraine.terms.timecue import Period
 from moraine.store.client import Store
@@ -66,9 +66,19 @@ from moraine.store.reads.turns import TURN_HEAD_COLUMNS, TurnHead, turn_head
 __all__ = ["Bm25", "Fuse", "SearchHit", "SearchPage", "SearchQuery", "hydrate_page", "search"]
 
 _SCORE_DIGITS = 9  # rounding makes equal-scoring documents tie exactly, whatever the summation order
-# Semantic recall (moraine/semantic): re-ranks the BM25 candidates (taken ``fuse_depth`` deep); returns up to
-# query.limit + 1 rows in the contract's order.
-Fuse = Callable[[Store, "SearchQuery", list[Scored]], list[Scored]]
+
+
+class Fuse(Protocol):
+    """Semantic recall (moraine/semantic): re-ranks the BM25 candidates, taken ``depth`` deep."""
+
+    depth: int
+
+    def prefetch(self, store: Store, query: SearchQuery) -> None:
+        """Start the vector side, so that it runs while BM25 does."""
+
+    def __call__(self, store: Store, query: SearchQuery, lexical: list[Scored]) -> list[Scored]:
+        """Return up to ``query.limit + 1`` rows in the contract's order."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +322,7 @@ def _event_scores(store: Store, query: SearchQuery, bm25: Bm25) -> tuple[list[st
         where.append("turn_seq = {turn_seq:UInt32}")
         params["turn_seq"] = query.turn_seq
     if query.floor is not None:
-        condition, floor_params = floor_condition(store, query.floor)
+        condition, floor_params = project_condition(store, query.floor.project_id)
         where.append(condition)
         params.update(floor_params)
     weight = (
@@ -367,11 +377,12 @@ def search(
     bm25: Bm25,
     snippet_chars: int,
     fuse: Fuse | None = None,
-    fuse_depth: int = 0,
 ) -> SearchPage:
     """Run a search and return its hydrated page (at most ``query.limit`` hits); ``fuse``: hybrid ranking."""
     period = query.period if bm25.time_weight > 0 else None
     pool = query if period is None else replace(query, limit=max(query.limit, bm25.session_depth))
+    if fuse is not None:
+        fuse.prefetch(store, pool)
     if fuse is None:
         ranked = _ranked(store, pool, bm25)
         if not ranked and len(query.every_term) > len(query.terms):
@@ -380,7 +391,7 @@ def search(
             query = replace(query, terms=query.every_term, forms=())
             ranked = _ranked(store, replace(pool, terms=query.terms, forms=()), bm25)
     else:
-        ranked = fuse(store, pool, _ranked(store, replace(pool, limit=max(pool.limit, fuse_depth)), bm25))
+        ranked = fuse(store, pool, _ranked(store, replace(pool, limit=max(pool.limit, fuse.depth)), bm25))
     if period is not None:
         ranked = _in_period_lifted(store, ranked, period, bm25.time_weight)[: query.limit + 1]
     if bm25.replies_first:

@@ -10,7 +10,9 @@ import pytest
 from moraine.attention.project import ProjectResolver
 from moraine.errors import ConfigError
 from moraine.ids import session_key
-from moraine.projects.floor import floor_condition, in_floor, resolve_floor
+from moraine.projects.floor import resolve_floor
+from moraine.store.reads.floor import in_floor
+from moraine.store.reads.floor import project_condition
 from moraine.projects.projects import session_project
 from moraine.store.client import Store
 
@@ -96,6 +98,6 @@ def test_ingest_records_each_sessions_project_and_the_floor_keeps_only_its_own(
     floor = resolve_floor(str(alpha))
     assert [in_floor(store, floor, keys[n]) for n in "abg"] == [True, False, False]
     assert all(in_floor(store, None, keys[n]) for n in "abg")
-    condition, params = floor_condition(store, floor)
+    condition, params = project_condition(store, floor.project_id)
     rows = store.query(f"SELECT DISTINCT session_key FROM {store.table('events')} WHERE {condition}", params)
     assert [int(r[0]) for r in rows] == [keys["a"]]
