@@ -83,11 +83,11 @@ def search_data(
         floor=floor,
     )
     page = search(store, search_query, bm25, snippet_chars, fuse=fuser)
-    data = _data(page, request.n_hits, set(fuser.meaning_only) if fuser is not None else set())
-    meaning = [hit.rank for hit in data.results if hit.snippet.text.startswith(MEANING_MATCH)]
-    if meaning and notes is not None:
-        notes.append(meaning_note(meaning))
-    return data
+    meaning = set(fuser.meaning_only) if fuser is not None else set()
+    ranks = [rank for rank, hit in enumerate(page.hits, start=1) if (hit.event.key, hit.event.seq) in meaning]
+    if ranks and notes is not None:
+        notes.append(meaning_note(ranks))
+    return _data(page, request.n_hits, meaning)
 
 
 def _native_search(
