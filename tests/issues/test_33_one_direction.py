@@ -31,3 +31,25 @@ def test_the_server_loads_the_handlers_table_through_the_entry_point() -> None:
     table = load_handler_table()
     assert sorted(table) == sorted(handlers.load_handlers())
     assert all(entry.handle.__module__ == f"handlers.{name}" for name, entry in table.items())
+
+
+# What the store may use besides itself: values and rules that sit below it (IDs, errors, ranking constants, the
+# query's terms, the read side's placeholder, the harness registry for display names). The project floor, the
+# semantic ranker, the server and the handlers sit above it and pass what it needs in.
+_BELOW_THE_STORE = ("moraine.store", "moraine.ids", "moraine.errors", "moraine.ranking", "moraine.terms",
+                    "moraine.placeholders", "moraine.harnesses")  # fmt: skip
+
+
+def test_the_store_imports_nothing_that_sits_above_it() -> None:
+    sources = sorted((ROOT / "moraine" / "store").rglob("*.py"))
+    assert sources, "moraine/store has no sources: the path above is wrong"
+    above = {
+        str(path.relative_to(ROOT)): sorted(
+            m
+            for m in imported_modules(path)
+            if (m.startswith("moraine.") or m == "handlers" or m.startswith("handlers."))
+            and not m.startswith(_BELOW_THE_STORE)
+        )
+        for path in sources
+    }
+    assert {path: modules for path, modules in above.items() if modules} == {}
