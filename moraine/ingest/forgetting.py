@@ -37,7 +37,7 @@ FORGOTTEN_MARK = "forgotten"
 
 _PURGE_ATTEMPTS = 3
 _DISK_WAIT_SECONDS = (
-    60.0  # old_parts_lifetime (10 s) plus ClickHouse's cleanup period (1-5 s, 014), with margin
+    60.0  # old_parts_lifetime (10 s) plus ClickHouse's cleanup period (1-5 s, 014 and 015), with margin
 )
 _POLL_SECONDS = 0.5
 _SESSION_TEXT = ("title", "summary", "slug", "cwd", "model", "first_user_message", "parent_session")

@@ -21,6 +21,7 @@ from typing import Any
 from moraine.store.client import Store
 
 __all__ = [
+    "CONTENT_TABLES",
     "ForgetCriteria",
     "ForgetTarget",
     "PURGED_TABLES",
@@ -39,8 +40,9 @@ __all__ = [
 # Every table with rows keyed by session (turn, event) whose content must go.
 PURGED_TABLES = ("events", "turns", "sessions", "postings", "touches", "vectors", "mirror_watermarks")
 _MUTATION = {"mutations_sync": 2}
-# The tables whose replaced parts may still hold content (migration 013 shortens how long they are kept).
-_CONTENT_TABLES = (*PURGED_TABLES, "checkpoints", "ingest_errors", "doc_stats")
+# The tables whose replaced parts may still hold content, which a forget waits on (migration 013 keeps replaced parts
+# 10 s; 014 and 015 have ClickHouse look for them every 1-5 s).
+CONTENT_TABLES = (*PURGED_TABLES, "checkpoints", "ingest_errors", "doc_stats")
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +188,7 @@ def outdated_parts(store: Store) -> set[tuple[str, str]]:
     rows = store.query(
         "SELECT table, name FROM system.parts "
         "WHERE database = {db:String} AND table IN {tables:Array(String)} AND active = 0",
-        {"db": store.database, "tables": list(_CONTENT_TABLES)},
+        {"db": store.database, "tables": list(CONTENT_TABLES)},
     )
     return {(str(table), str(name)) for table, name in rows}
 

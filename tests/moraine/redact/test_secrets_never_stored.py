@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,16 @@ import anyio
 import httpx2
 import pytest
 
-from fixtures.handler_data import file_attention_data, open_data, search_data
+from fixtures.handler_data import file_attention_data, search_data
 from generated.models import SearchableEventType
 from handlers import Deps, Settings, load_handlers
 from moraine.ids import session_id
 from moraine.ingest.pipeline import ingest_paths
 from moraine.server.http_app import build_facade_app
-from moraine.server.service import ToolService
+from moraine.server.service import ToolReply, ToolService
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
-from tests.fixtures.requests import attention_request, open_request, search_request
+from tests.fixtures.requests import attention_request, search_request
 from tests.moraine.redact.planted_traces import ENV_FILE, write_claude_code, write_codex, write_qwen
 from tests.moraine.redact.secrets_corpus import secrets_corpus
 
@@ -62,6 +63,53 @@ def planted(
     finally:
         store.command(f"DROP DATABASE IF EXISTS {database}")
         store.close()
+
+
+KINDS = ("session", "turn", "event")
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """Every session of a planted store exported as Markdown through the HTTP facade, and every ``open`` answer
+    (envelope) the export's walk got on the way: each session's and each turn's pages, and each event alone."""
+
+    service: ToolService
+    documents: list[httpx2.Response]
+    opened: list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def exported(planted: Store, tmp_path_factory: pytest.TempPathFactory) -> Exported:
+    """Export every session once (the export opens every event alone: the slowest walk here), keeping what ``open``
+    answered, for the tests of ``open`` and of the facade."""
+    service = ToolService(
+        Deps(
+            planted,
+            Settings(cursor_secret=b"f" * 32),
+            launch_dir=tmp_path_factory.mktemp("facade"),
+        ),
+        load_handlers(),
+    )
+    answer = service.call
+    opened: list[dict[str, Any]] = []
+
+    async def call(tool: str, arguments: Any, *args: Any, **kwargs: Any) -> ToolReply:
+        reply = await answer(tool, arguments, *args, **kwargs)
+        if tool == "open":
+            opened.append(reply.envelope)
+        return reply
+
+    service.call = call  # type: ignore[method-assign]
+    keys = [row[0] for row in planted.query(f"SELECT session_key FROM {planted.table('sessions')} FINAL")]
+
+    async def run() -> list[httpx2.Response]:
+        transport = httpx2.ASGITransport(app=build_facade_app(service))
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
+            return [await client.get(f"/v1/export/{session_id(key)}?format=md") for key in keys]
+
+    documents = anyio.run(run)
+    service.call = answer  # type: ignore[method-assign]
+    return Exported(service, documents, opened)
 
 
 def _leaks(value: Any) -> list[str]:
@@ -122,32 +170,15 @@ def test_search_finds_no_secret(planted: Store) -> None:
         assert _leaks(data) == [], needle
 
 
-def test_open_shows_no_secret_in_any_session_turn_or_event(planted: Store) -> None:
-    keys = [row[0] for row in planted.query(f"SELECT session_key FROM {planted.table('sessions')} FINAL")]
-    assert len(keys) == 3
-    turns = events = 0
-    for key in keys:
-        session = open_data(
-            planted, open_request("s", max_results=500, id=session_id(key), limit=500), cursor_secret="s"
-        )
-        assert _leaks(session) == []
-        for number, turn in enumerate(session["turns"]):
-            data = open_data(
-                planted, open_request("s", max_results=500, id=turn["id"], limit=500), cursor_secret="s"
-            )
-            assert _leaks(data) == [], turn["id"]
-            turns += 1
-            if (
-                number % 4
-            ):  # each event alone too, for every fourth turn (every event is in some turn page above)
-                continue
-            for event in data["events"]:
-                one = open_data(
-                    planted, open_request("s", max_results=500, id=event["id"]), cursor_secret="s"
-                )
-                assert _leaks(one) == [], event["id"]
-                events += 1
-    assert turns >= 3 * len(SECRETS) and events >= len(SECRETS)
+def test_open_shows_no_secret_in_any_session_turn_or_event(exported: Exported) -> None:
+    opened = {kind: [reply for reply in exported.opened if reply["data"]["kind"] == kind] for kind in KINDS}
+    assert exported.opened and all("error" not in reply for reply in exported.opened)
+    assert len({reply["data"]["session"]["id"] for reply in opened["session"]}) == 3
+    assert len({reply["data"]["turn"]["id"] for reply in opened["turn"]}) >= 3 * len(SECRETS)
+    listed = {event["id"] for reply in opened["turn"] for event in reply["data"]["events"]}
+    alone = {reply["data"]["event"]["id"] for reply in opened["event"]}
+    assert alone == listed and len(alone) >= 3 * len(SECRETS)  # every event of every turn, opened alone
+    assert [needle for reply in exported.opened for needle in _leaks(reply)] == []
 
 
 def test_file_attention_shows_no_secret(planted: Store) -> None:
@@ -161,23 +192,17 @@ def test_file_attention_shows_no_secret(planted: Store) -> None:
     assert _leaks(data.data) == []
 
 
-def test_the_facade_and_the_pages_export_show_no_secret(planted: Store, tmp_path: Path) -> None:
-    service = ToolService(
-        Deps(planted, Settings(cursor_secret=b"f" * 32), launch_dir=tmp_path), load_handlers()
-    )
-    keys = [row[0] for row in planted.query(f"SELECT session_key FROM {planted.table('sessions')} FINAL")]
-
-    async def run() -> tuple[list[httpx2.Response], list[httpx2.Response]]:
-        transport = httpx2.ASGITransport(app=build_facade_app(service))
+def test_the_facade_and_the_pages_export_show_no_secret(planted: Store, exported: Exported) -> None:
+    async def run() -> list[httpx2.Response]:
+        transport = httpx2.ASGITransport(app=build_facade_app(exported.service))
         async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
-            searches = [
+            return [
                 await client.post("/v1/tools/search_sessions", json={"query": needle[:200], "n_hits": 20})
                 for needle in NEEDLES
             ]
-            exports = [await client.get(f"/v1/export/{session_id(key)}?format=md") for key in keys]
-        return searches, exports
 
-    searches, exports = anyio.run(run)
+    searches = anyio.run(run)
+    exports = exported.documents
     assert [r.status_code for r in searches + exports] == [200] * (len(NEEDLES) + 3)
     answers = [{k: v for k, v in r.json().items() if k != "request"} for r in searches]  # the query is echoed
     assert sum(len(answer["data"]["results"]) for answer in answers) > 0  # the searches find redacted events

@@ -13,6 +13,7 @@ from tests.moraine.store.part_bytes import files_holding
 from moraine.ingest.forgetting import forget_sessions
 from moraine.store.client import Store
 from moraine.store.forget import (
+    CONTENT_TABLES,
     outdated_parts,
     ForgetCriteria,
     find_sessions,
@@ -157,3 +158,21 @@ def test_criteria_narrow_each_other_and_an_empty_one_selects_nothing(
     assert find_sessions(store, ForgetCriteria(native_ids=("0196a000-0000-7000-8000-000000000001",)))[
         0
     ].source_path == str(paths[1])
+
+
+def test_every_table_a_forget_waits_on_keeps_replaced_parts_10_s_and_looks_for_them_every_1_to_5_s(
+    store: Store,
+) -> None:
+    rows = store.query(
+        "SELECT name, create_table_query FROM system.tables WHERE database = {db:String} AND name IN {t:Array(String)}",
+        {"db": store.database, "t": list(CONTENT_TABLES)},
+    )
+    assert {name for name, _ in rows} == set(CONTENT_TABLES)
+    for name, ddl in rows:
+        for setting in (
+            "old_parts_lifetime = 10",
+            "cleanup_delay_period = 1",
+            "cleanup_delay_period_random_add = 1",
+            "max_cleanup_delay_period = 5",
+        ):
+            assert setting in ddl, (name, setting)
