@@ -14,6 +14,11 @@ from moraine.config import DEFAULT_INGEST_WORKERS, MAX_INGEST_WORKERS
 from tools.bench.report import print_report
 from tools.bench.run import Options, run_benchmark
 
+_SETTLE_HELP = (
+    "Seconds without a background merge or mutation before reads are timed (twice: after the ingest and after the "
+    "vectors are filled; merges run one after another, so one idle moment proves nothing)."
+)
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
@@ -79,12 +84,7 @@ from tools.bench.run import Options, run_benchmark
     "--ingest-only", is_flag=True, help="Measure the ingest only (no tool latency, baseline or watch phases)."
 )
 @click.option(
-    "--settle-quiet",
-    type=click.FloatRange(min=0),
-    default=20.0,
-    show_default=True,
-    help="Seconds without a background merge or mutation before reads are timed (twice: after the ingest and "
-    "after the vectors are filled; merges run one after another, so one idle moment proves nothing).",
+    "--settle-quiet", type=click.FloatRange(min=0), default=20.0, show_default=True, help=_SETTLE_HELP
 )
 @click.option("--keep", is_flag=True, help="Keep the temporary store and corpus.")
 def main(
