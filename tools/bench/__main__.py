@@ -14,6 +14,11 @@ from moraine.config import DEFAULT_INGEST_WORKERS, MAX_INGEST_WORKERS
 from tools.bench.report import print_report
 from tools.bench.run import Options, run_benchmark
 
+_SETTLE_HELP = (
+    "Seconds without a background merge or mutation before reads are timed (twice: after the ingest and after the "
+    "vectors are filled; merges run one after another, so one idle moment proves nothing)."
+)
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
@@ -78,6 +83,9 @@ from tools.bench.run import Options, run_benchmark
 @click.option(
     "--ingest-only", is_flag=True, help="Measure the ingest only (no tool latency, baseline or watch phases)."
 )
+@click.option(
+    "--settle-quiet", type=click.FloatRange(min=0), default=20.0, show_default=True, help=_SETTLE_HELP
+)
 @click.option("--keep", is_flag=True, help="Keep the temporary store and corpus.")
 def main(
     events: int,
@@ -92,6 +100,7 @@ def main(
     semantic_threads: int,
     workers: int,
     ingest_only: bool,
+    settle_quiet: float,
     keep: bool,
 ) -> None:
     """Generate (or reuse) a corpus, ingest it into a fresh store and measure ingest and the four tools."""
@@ -110,6 +119,7 @@ def main(
         semantic_threads,
         workers,
         ingest_only,
+        settle_quiet,
     )
     report = run_benchmark(options)
     report.phases["total"] = time.perf_counter() - started

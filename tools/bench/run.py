@@ -58,6 +58,7 @@ class Options:
     semantic_threads: int = 0  # > 0: also measure semantic recall (tools.bench.semantic)
     workers: int = DEFAULT_INGEST_WORKERS  # [ingest] workers of the measured ingest
     ingest_only: bool = False  # measure the ingest and stop
+    settle_quiet: float = 20.0  # merge-free seconds before reads are timed (tools.bench.settle)
 
 
 def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Json, bool]:
@@ -190,7 +191,7 @@ def _timed_phases(
 ) -> Report:
     report = Report(machine=machine, corpus=corpus, client=client.via, phases=phases)
     console.print("waiting for the bulk load's background merges ...")
-    waited, settled = wait_for_merges(store)
+    waited, settled = wait_for_merges(store, quiet_seconds=options.settle_quiet)
     phases["merges settle"] = waited
     report.notes.append(
         f"reads were timed after the bulk load's background merges finished ({waited:.0f} s after ingest), "
@@ -253,7 +254,7 @@ def _semantic(
     console.print("filling the vectors table (synthetic vectors for every eligible event) ...")
     run.fill_seconds = fill_synthetic_vectors(store)
     phases["fill vectors"] = run.fill_seconds
-    wait_for_merges(store)
+    wait_for_merges(store, quiet_seconds=options.settle_quiet)
     run.vectors, run.synthetic = vector_rows(store)
     console.print("hybrid search, warm ...")
     t = time.perf_counter()

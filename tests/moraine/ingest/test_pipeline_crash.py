@@ -1,19 +1,23 @@
 """A process killed with SIGKILL in the middle of publishing a batch, then restarted, ends with every event once.
 
-The ingest runs in subprocesses (each owns its own chDB directory, or a database on ``CLICKHOUSE_URL``); the
-``MORAINE_TEST_DIE_AFTER_INSERTS`` hook makes the first one SIGKILL itself after that many table inserts. Each case
-runs in-process (workers 0) and with two ingest worker processes reading the file (workers 2): a killed owner's
-workers exit with it (otherwise they would hold the captured output open and ``_run`` would time out).
+The ingest runs in subprocesses (each case owns its own chDB directory, or a database on ``CLICKHOUSE_URL``); the
+``MORAINE_TEST_DIE_AFTER_INSERTS`` hook makes the first one SIGKILL itself after that many table inserts. Each case's
+chDB directory is a copy of one migrated once per module (a fresh directory cost the killed process its migrations).
+The cases where the restart reads the file again also run with two ingest worker processes reading it (workers 2):
+they resume from the committed checkpoint there, and a killed owner's workers exit with it (otherwise they would
+hold the captured output open and ``_run`` would time out).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +57,49 @@ print(json.dumps({
 """
 
 
+_MIGRATE = """
+import sys
+from moraine.store.client import Store
+Store.open(sys.argv[1], database=sys.argv[2]).close()
+"""
+_DATABASE = "crash"  # the template's database: every copied directory holds it, migrated
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """Return a chDB directory holding the migrated database ``crash`` (migrated once, by a subprocess: chDB lets a
+    process own one directory); None when the cases run on a server, where each migrates a database of its own."""
+    if os.environ.get("CLICKHOUSE_URL") or os.environ.get("MORAINE_TEST_STORE") == "http":
+        return None
+    directory = tmp_path_factory.mktemp("crash-template") / "store"
+    done = subprocess.run(
+        [sys.executable, "-c", _MIGRATE, f"chdb://{directory}", _DATABASE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return directory
+
+
+@pytest.fixture
+def target(template: Path | None, tmp_path: Path, request: pytest.FixtureRequest) -> tuple[str, str]:
+    """Return this case's (dsn, database): a copy of the template directory, or a fresh database on a server."""
+    if template is not None:
+        shutil.copytree(template, tmp_path / "store", symlinks=True)  # its links are relative
+        return f"chdb://{tmp_path / 'store'}", _DATABASE
+    if (
+        os.environ.get("MORAINE_TEST_STORE") == "http"
+    ):  # the subprocesses talk to this process's test endpoint
+        dsn = str(request.getfixturevalue("clickhouse_http_url"))
+    else:
+        dsn = os.environ["CLICKHOUSE_URL"]
+    return dsn, f"crash_{uuid.uuid4().hex[:12]}"
+
+
 def _run(
-    dsn: str, database: str, trace: Path, die_after: int | None, workers: int
+    target: tuple[str, str], trace: Path, die_after: int | None, workers: int
 ) -> subprocess.CompletedProcess[str]:
     """Ingest ``trace`` (a file, or a directory of them) in a subprocess; print the store's figures as JSON."""
     env = dict(os.environ)
@@ -62,7 +107,7 @@ def _run(
     if die_after is not None:
         env[DIE_AFTER_INSERTS_ENV] = str(die_after)
     return subprocess.run(
-        [sys.executable, "-c", _SCRIPT, dsn, database, str(trace), str(workers)],
+        [sys.executable, "-c", _SCRIPT, *target, str(trace), str(workers)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -71,29 +116,35 @@ def _run(
     )
 
 
+def _killed_then_restarted(
+    target: tuple[str, str], trace: Path, die_after: int, workers: int, between: Callable[[], None]
+) -> dict[str, Any]:
+    """Run the ingest until it SIGKILLs itself, call ``between``, run it again to the end; return its figures."""
+    killed = _run(target, trace, die_after, workers)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    between()
+    done = _run(target, trace, None, workers)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 # Inserts per batch: marker, events, touches (when the batch has any), turns, sessions, postings, doc_stats,
 # checkpoint. Killed mid-first-batch; right after the first batch's checkpoint (8: a mid-file checkpoint, so the
 # rest of the file must still be read on restart; it was skipped as "unchanged" while such a checkpoint recorded the
-# file's full size); early in the second batch; late in the third.
-@pytest.mark.parametrize("workers", [0, 2])
-@pytest.mark.parametrize("die_after", [2, 8, 9, 20])
+# file's full size); early in the second batch; late in the third. With two workers, whose chunks carry the
+# reader's position and whether it reached the end: 8 (that mid-file checkpoint, nothing in flight, must not be
+# taken for the whole file) and 20 (a partly written batch rolled back, a worker resuming from mid-file). 2 and 9
+# with workers are left out: their restart differs from 20's only in what this process rolls back (the cases
+# without workers), then a worker resumes from the committed checkpoint as in 20.
+@pytest.mark.parametrize(("die_after", "workers"), [(2, 0), (8, 0), (9, 0), (20, 0), (8, 2), (20, 2)])
 def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
-    tmp_path: Path, die_after: int, workers: int, request: pytest.FixtureRequest
+    tmp_path: Path, die_after: int, workers: int, target: tuple[str, str]
 ) -> None:
     trace = tmp_path / "a.jsonl"
     records = conversation(turns=5)
     write_lines(trace, records)
-    dsn = os.environ.get("CLICKHOUSE_URL") or f"chdb://{tmp_path / 'store'}"
-    if (
-        os.environ.get("MORAINE_TEST_STORE") == "http"
-    ):  # the subprocesses talk to this process's test endpoint
-        dsn = str(request.getfixturevalue("clickhouse_http_url"))
-    database = f"crash_{uuid.uuid4().hex[:12]}"
-    killed = _run(dsn, database, trace, die_after, workers)
-    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
-    done = _run(dsn, database, trace, None, workers)
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result = _killed_then_restarted(target, trace, die_after, workers, lambda: None)
     expected = [r.get("text", "") for r in records if "info" not in r]
     assert result["events"] == [15, 15]
     assert result["max_seq"] == [15]
@@ -106,27 +157,18 @@ def test_sigkill_mid_batch_then_restart_leaves_every_event_exactly_once(
 
 # Killed mid-first-batch (nothing committed yet), and in the second batch after its events, touches, turns and
 # sessions were written (8 inserts per batch here: marker, events, touches, turns, sessions, postings, doc_stats,
-# checkpoint).
-@pytest.mark.parametrize("workers", [0, 2])
+# checkpoint). In-process only: the restart finds no file to read (so it starts no workers) and rolls back in this
+# process; a killed pass whose workers read the file is the test above's.
 @pytest.mark.parametrize("die_after", [2, 13])
 def test_a_file_gone_after_an_interrupted_publish_has_that_publish_rolled_back(
-    tmp_path: Path, die_after: int, workers: int, request: pytest.FixtureRequest
+    tmp_path: Path, die_after: int, target: tuple[str, str]
 ) -> None:
     traces = tmp_path / "traces"
     traces.mkdir()
     trace = traces / "a.jsonl"
     records = conversation(turns=5)
     write_lines(trace, records)
-    dsn = os.environ.get("CLICKHOUSE_URL") or f"chdb://{tmp_path / 'store'}"
-    if os.environ.get("MORAINE_TEST_STORE") == "http":
-        dsn = str(request.getfixturevalue("clickhouse_http_url"))
-    database = f"crash_{uuid.uuid4().hex[:12]}"
-    killed = _run(dsn, database, traces, die_after, workers)
-    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
-    trace.unlink()
-    done = _run(dsn, database, traces, None, workers)
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result = _killed_then_restarted(target, traces, die_after, 0, trace.unlink)
     # batch_size=4: the first batch holds the title and the first four events (lines 1-5).
     committed = 0 if die_after == 2 else 4
     offset = 0 if die_after == 2 else sum(len(json.dumps(r)) + 1 for r in records[:5])
