@@ -22,6 +22,7 @@ def stdio_run() -> Iterator[StdioRun]:
     """Spawn ``moraine mcp`` with a throwaway HOME and MORAINE_HOME and make every contract call once."""
     assert MORAINE.exists(), f"{MORAINE} missing: pip install -e . into the venv"
     home = DaemonHome()
+    home.seed_store()
     try:
         yield anyio.run(run_calls, home.relay_params())
     finally:

@@ -113,6 +113,7 @@ class RawRelay:
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
     home.configure(max_concurrent=2, max_queued=4)
+    home.seed_store()
     home.session_file(UUID).write_text(
         codex_turn(0, "Where is the slowpoke config?", "In config/slowpoke.toml.")
     )

@@ -21,6 +21,7 @@ UUID = "0196f100-0000-7000-8000-00000000eeee"
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
     home.configure()
+    home.seed_store()
     home.session_file(UUID).write_text(codex_turn(0, "Where is the narwhal cache?", "Under var/narwhal."))
     try:
         yield home

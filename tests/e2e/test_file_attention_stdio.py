@@ -18,6 +18,7 @@ import mcp_types as types
 import pytest
 from fixtures.attention.layout import Layout
 from fixtures.attention.traces import write_corpus
+from fixtures.migrated_store import seed_migrated_store
 from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 
@@ -125,6 +126,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     layout = write_corpus(tmp)
     home = tmp / "home"
     _config(home, tmp / "traces")
+    seed_migrated_store(home / ".moraine")
     subprocess.run([str(MORAINE), "ingest"], env=_env(home), check=True, capture_output=True, timeout=300)
     calls = dict(CALLS)
     calls["absolute worktree path"] = {"path": str(layout.linked / "src" / "app.py"), "scope": "all"}
