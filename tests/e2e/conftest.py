@@ -1,7 +1,10 @@
-"""One real ``moraine mcp`` process over stdio, spawned as a user's MCP client would, shared by the e2e tests.
+"""Shared fixtures of the end-to-end tests: real ``moraine mcp`` processes over stdio on homes filled by ``moraine ingest``.
 
-The fixture makes every call of the contract tables in one session and keeps the results, so each table row is its
-own test case while the server starts once. ``moraine mcp`` relays to a daemon it starts; the teardown stops it.
+- ``stdio_run``: one ``moraine mcp`` on an empty store that makes every call of the contract tables in one session and
+  keeps the results, so each table row is its own test case while the server starts once.
+- ``corpus_home``, ``scope_home``, ``clients``: a home with its corpus ingested, made once per pytest process and read
+  by every module that asks for it (the tools only read; ``moraine mcp`` relays to the daemon the first module's
+  relay started, so later modules skip both the ingest and the daemon's start). Each is stopped at the end.
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from clients_home import clients_home
 from daemon_support import DaemonHome
 from stdio_session import MORAINE, StdioRun, run_calls
 
+from fixtures.corpus.stdio import Home, prepare_home
 from fixtures.scope.projects import ScopeHome, prepare_scope_home
 
 
@@ -29,11 +34,31 @@ def stdio_run() -> Iterator[StdioRun]:
         home.cleanup()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
+def corpus_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Home]:
+    """The read tools' trace corpus (``fixtures.corpus.traces``) ingested with ``moraine ingest``."""
+    home = prepare_home(Path(tmp_path_factory.mktemp("corpus-home")))
+    try:
+        yield home
+    finally:
+        home.stop_daemon()
+
+
+@pytest.fixture(scope="session")
 def scope_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopeHome]:
-    """A home with Git projects and worktrees holding sessions (``fixtures.scope``); its daemon stops afterwards."""
+    """A home with Git projects and worktrees holding sessions (``fixtures.scope``)."""
     home = prepare_scope_home(Path(tmp_path_factory.mktemp("scope")))
     try:
         yield home
     finally:
         home.stop_daemon()
+
+
+@pytest.fixture(scope="session")
+def clients() -> Iterator[DaemonHome]:
+    """A home with a Claude Code session without a title record and a Codex session (``clients_home``)."""
+    home = clients_home()
+    try:
+        yield home
+    finally:
+        home.cleanup()
