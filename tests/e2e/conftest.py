@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import anyio
 import pytest
@@ -21,44 +22,42 @@ from stdio_session import MORAINE, StdioRun, run_calls
 from fixtures.corpus.stdio import Home, prepare_home
 from fixtures.scope.projects import ScopeHome, prepare_scope_home
 
+H = TypeVar("H")
+
 
 @pytest.fixture(scope="session")
 def stdio_run() -> Iterator[StdioRun]:
     """Spawn ``moraine mcp`` with a throwaway HOME and MORAINE_HOME and make every contract call once."""
     assert MORAINE.exists(), f"{MORAINE} missing: pip install -e . into the venv"
-    home = DaemonHome()
-    home.seed_store()
-    try:
+    with DaemonHome() as home:
+        home.seed_store()
         yield anyio.run(run_calls, home.relay_params())
+
+
+def _until_the_end(home: H, stop: Callable[[], None]) -> Iterator[H]:
+    """Yield ``home`` for the rest of the session, then ``stop()`` (its daemon)."""
+    try:
+        yield home
     finally:
-        home.cleanup()
+        stop()
 
 
 @pytest.fixture(scope="session")
 def corpus_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Home]:
     """The read tools' trace corpus (``fixtures.corpus.traces``) ingested with ``moraine ingest``."""
     home = prepare_home(Path(tmp_path_factory.mktemp("corpus-home")))
-    try:
-        yield home
-    finally:
-        home.stop_daemon()
+    yield from _until_the_end(home, home.stop_daemon)
 
 
 @pytest.fixture(scope="session")
 def scope_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopeHome]:
     """A home with Git projects and worktrees holding sessions (``fixtures.scope``)."""
     home = prepare_scope_home(Path(tmp_path_factory.mktemp("scope")))
-    try:
-        yield home
-    finally:
-        home.stop_daemon()
+    yield from _until_the_end(home, home.stop_daemon)
 
 
 @pytest.fixture(scope="session")
 def clients() -> Iterator[DaemonHome]:
     """A home with a Claude Code session without a title record and a Codex session (``clients_home``)."""
     home = clients_home()
-    try:
-        yield home
-    finally:
-        home.cleanup()
+    yield from _until_the_end(home, home.cleanup)

@@ -193,6 +193,12 @@ class DaemonHome:
             if pid_alive(pid):
                 os.kill(pid, sig)
 
+    def __enter__(self) -> DaemonHome:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.cleanup()
+
     def cleanup(self) -> None:
         """Stop every daemon of this home (TERM, then KILL after a bounded wait) and remove the directory."""
         pids = [p for p in self.daemon_pids() if pid_alive(p)]

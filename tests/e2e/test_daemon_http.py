@@ -27,24 +27,18 @@ def _home() -> DaemonHome:
 
 @pytest.fixture
 def home() -> Iterator[DaemonHome]:
-    home = _home()
-    try:
+    with _home() as home:
         yield home
-    finally:
-        home.cleanup()
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[DaemonHome]:
     """A home whose ``moraine serve`` is ready and has indexed the trace (the tests using it only read)."""
-    home = _home()
-    try:
+    with _home() as home:
         home.serve()
         home.wait_ready()
         wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
         yield home
-    finally:
-        home.cleanup()
 
 
 def test_mcp_over_http_and_the_facade_answer_from_the_same_store(served: DaemonHome) -> None:
