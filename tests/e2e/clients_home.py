@@ -71,6 +71,7 @@ def clients_home() -> DaemonHome:
     """Return a home whose store already holds both sessions (the caller cleans it up)."""
     home = DaemonHome()
     home.configure(start_timeout_seconds=300)  # a busy CI machine may start the daemon slowly
+    home.seed_store()
     with (home.moraine_home / "config.toml").open("a") as config:
         config.write("[semantic]\nenabled = false\n")
     home.session_file(CODEX_ID).write_text(

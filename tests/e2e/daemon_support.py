@@ -17,6 +17,7 @@ from typing import Any
 
 from mcp import StdioServerParameters
 
+from fixtures.migrated_store import seed_migrated_store
 from moraine.daemon.client import DaemonUnreachable, health
 from moraine.daemon.report import StoreReport, fetch_report
 from moraine.daemon.state import DaemonState, pid_alive, read_state
@@ -96,6 +97,10 @@ class DaemonHome:
         }
         if "PYTHONPATH" in os.environ:  # a checkout run with PYTHONPATH runs its own code in the children too
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        # The translated redaction ruleset is cached there (tests/conftest.py); without it, every daemon and
+        # `moraine ingest` of a test home rebuilt it under the home's own ~/.cache (7 to 20 s each).
+        if "XDG_CACHE_HOME" in os.environ:
+            env["XDG_CACHE_HOME"] = os.environ["XDG_CACHE_HOME"]
         return env
 
     def configure(self, **daemon: Any) -> None:
@@ -109,6 +114,10 @@ class DaemonHome:
         ]
         self.moraine_home.mkdir(parents=True, exist_ok=True)
         (self.moraine_home / "config.toml").write_text("\n".join(lines) + "\n")
+
+    def seed_store(self) -> None:
+        """Start from a migrated, empty store (``fixtures.migrated_store``): for tests that do not test migrating."""
+        seed_migrated_store(self.moraine_home)
 
     def session_file(self, uuid: str) -> Path:
         self.sessions.mkdir(parents=True, exist_ok=True)
@@ -183,6 +192,12 @@ class DaemonHome:
         for pid in self.daemon_pids():
             if pid_alive(pid):
                 os.kill(pid, sig)
+
+    def __enter__(self) -> DaemonHome:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.cleanup()
 
     def cleanup(self) -> None:
         """Stop every daemon of this home (TERM, then KILL after a bounded wait) and remove the directory."""

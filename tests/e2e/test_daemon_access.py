@@ -27,6 +27,7 @@ QUERY = {"query": "narwhal"}
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
     home.configure()
+    home.seed_store()
     home.session_file(UUID).write_text(codex_turn(0, "Where is the narwhal cache?", "Under var/narwhal."))
     try:
         home.serve()

@@ -109,10 +109,12 @@ class RawRelay:
             self.process.wait(30)
 
 
-@pytest.fixture
-def home() -> Iterator[DaemonHome]:
+@pytest.fixture(scope="module")
+def served() -> Iterator[DaemonHome]:
+    """The slow daemon of a throwaway home, ready and backfilled, shared by the module's tests."""
     home = DaemonHome()
     home.configure(max_concurrent=2, max_queued=4)
+    home.seed_store()
     home.session_file(UUID).write_text(
         codex_turn(0, "Where is the slowpoke config?", "In config/slowpoke.toml.")
     )
@@ -127,16 +129,26 @@ def home() -> Iterator[DaemonHome]:
                 stdin=subprocess.DEVNULL,
             )
         )
-    relays: list[RawRelay] = []
-    home.relays = relays  # type: ignore[attr-defined]
     try:
         home.wait_ready()
         wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")  # slowpoke is indexed
         yield home
     finally:
+        home.cleanup()
+
+
+@pytest.fixture
+def home(served: DaemonHome) -> Iterator[DaemonHome]:
+    """The module's daemon with no call running (what an earlier test cancelled has stopped); the test's relays are
+    killed after it."""
+    wait_for(lambda: _running(served) == 0, STOP_BOUND, "no call running before the test")
+    relays: list[RawRelay] = []
+    served.relays = relays  # type: ignore[attr-defined]
+    try:
+        yield served
+    finally:
         for relay in relays:
             relay.kill()
-        home.cleanup()
 
 
 def _relay(home: DaemonHome) -> RawRelay:

@@ -23,6 +23,7 @@ UUID = "0196f000-0000-7000-8000-00000000dddd"
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
     home.configure()
+    home.seed_store()
     home.session_file(UUID).write_text(
         codex_turn(0, "Why is the zebrafish build red?", "A missing lockfile.")
     )

@@ -17,21 +17,34 @@ from moraine.daemon.state import pid_alive
 UUID = "0196f100-0000-7000-8000-00000000eeee"
 
 
-@pytest.fixture
-def home() -> Iterator[DaemonHome]:
+def _home() -> DaemonHome:
     home = DaemonHome()
     home.configure()
+    home.seed_store()
     home.session_file(UUID).write_text(codex_turn(0, "Where is the narwhal cache?", "Under var/narwhal."))
-    try:
+    return home
+
+
+@pytest.fixture
+def home() -> Iterator[DaemonHome]:
+    with _home() as home:
         yield home
-    finally:
-        home.cleanup()
 
 
-def test_mcp_over_http_and_the_facade_answer_from_the_same_store(home: DaemonHome) -> None:
-    home.serve()
-    state = home.wait_ready()
-    wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+@pytest.fixture(scope="module")
+def served() -> Iterator[DaemonHome]:
+    """A home whose ``moraine serve`` is ready and has indexed the trace (the tests using it only read)."""
+    with _home() as home:
+        home.serve()
+        home.wait_ready()
+        wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+        yield home
+
+
+def test_mcp_over_http_and_the_facade_answer_from_the_same_store(served: DaemonHome) -> None:
+    home = served
+    state = home.state()
+    assert state is not None
     base = f"http://127.0.0.1:{state.port}"
 
     async def main() -> tuple[list[str], dict[str, object], dict[str, object]]:
@@ -66,10 +79,10 @@ def test_a_relay_started_daemon_exits_once_idle(home: DaemonHome) -> None:
     assert home.log_text().splitlines()[-1].endswith("stopped")
 
 
-def test_the_daemon_lists_the_agents_found_here_for_the_web_page_behind_its_gate(home: DaemonHome) -> None:
-    home.serve()
-    state = home.wait_ready()
-    wait_for(lambda: home.health()["backfill"] == "done", 120, "the backfill")
+def test_the_daemon_lists_the_agents_found_here_for_the_web_page_behind_its_gate(served: DaemonHome) -> None:
+    home = served
+    state = home.state()
+    assert state is not None
     url = f"http://127.0.0.1:{state.port}/v1/daemon/agents"
     refused = httpx2.get(url, timeout=60)
     answer = httpx2.get(url, headers=home.http_headers(), timeout=60)

@@ -74,6 +74,7 @@ class Writer:
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
     home.configure(max_queued=32)
+    home.seed_store()
     for uuid in FILES:
         home.session_file(uuid).write_text(
             "".join(codex_turn(i, f"seed {w} question {i}", f"seed {w} answer") for i, w in enumerate(WORDS))

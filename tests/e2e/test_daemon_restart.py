@@ -28,6 +28,7 @@ def homes() -> Iterator[tuple[DaemonHome, DaemonHome]]:
     killed, clean = DaemonHome(), DaemonHome()
     for home in (killed, clean):
         home.configure()
+        home.seed_store()
         text = (home.moraine_home / "config.toml").read_text()
         (home.moraine_home / "config.toml").write_text(text + "batch_size = 100\n")
     for uuid in FILES:

@@ -23,6 +23,7 @@ HALF_HEADERS = b"GET /v1/daemon/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
     home.configure(header_timeout_seconds=HEADER_SECONDS, max_unauthenticated_connections=CAP)
+    home.seed_store()
     home.session_file("0196f100-0000-7000-8000-00000000beef").write_text(codex_turn(0, "hello", "hi"))
     try:
         home.serve()

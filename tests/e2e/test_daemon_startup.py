@@ -88,6 +88,7 @@ store.close()
 
 def test_a_daemon_started_while_a_cli_call_holds_the_embedded_store_waits_for_it(home: DaemonHome) -> None:
     # What `moraine search` does with no daemon up: it opens the embedded store itself, for a second or two.
+    home.seed_store()  # migrating is not what this tests: the holder opens a migrated store, as a user's would be
     holder = subprocess.Popen(
         [sys.executable, "-c", _HOLD, f"chdb://{home.moraine_home / 'store'}"],
         env=home.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,

@@ -6,6 +6,7 @@ The traces are indexed by ``moraine ingest`` (a separate process, as a user woul
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 import os
 import subprocess
 import sys
@@ -18,6 +19,8 @@ import mcp_types as types
 import pytest
 from fixtures.attention.layout import Layout
 from fixtures.attention.traces import write_corpus
+from fixtures.home_daemon import stop_daemons
+from fixtures.migrated_store import seed_migrated_store
 from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 
@@ -119,18 +122,22 @@ async def _session(params: StdioServerParameters, calls: dict[str, dict[str, Any
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     assert MORAINE.exists(), f"{MORAINE} missing: pip install -e . into the venv"
     tmp = tmp_path_factory.mktemp("fa-e2e")
     layout = write_corpus(tmp)
     home = tmp / "home"
     _config(home, tmp / "traces")
+    seed_migrated_store(home / ".moraine")
     subprocess.run([str(MORAINE), "ingest"], env=_env(home), check=True, capture_output=True, timeout=300)
     calls = dict(CALLS)
     calls["absolute worktree path"] = {"path": str(layout.linked / "src" / "app.py"), "scope": "all"}
     params = StdioServerParameters(command=str(MORAINE), args=["mcp"], env=_env(home), cwd=str(layout.repo))
-    schema, results, opened = anyio.run(_session, params, calls)
-    return Run(layout, schema, results, opened)
+    try:
+        schema, results, opened = anyio.run(_session, params, calls)
+        yield Run(layout, schema, results, opened)
+    finally:
+        stop_daemons([home / ".moraine"])  # not left idling for the rest of the session
 
 
 def _data(run: Run, name: str) -> dict[str, Any]:

@@ -34,6 +34,7 @@ def home() -> Iterator[DaemonHome]:
     served = DaemonHome()
     try:
         served.configure(start_timeout_seconds=300)
+        served.seed_store()
         turns = codex_turn(1, f"How do we round the {KEYWORD} coupon?", "Half up, with Decimal.")
         turns += codex_turn(2, "And the refund?", "The same rule applies to refunds.")
         served.session_file("019a0000-0000-7000-8000-00000000abcd").write_text(turns)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from fixtures.corpus.stdio import MORAINE, prepare_home
+from fixtures.corpus.stdio import MORAINE, Home
 from fixtures.served import CORPUS_DAY, served_corpus
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -236,14 +235,10 @@ def test_near_valid_arguments_get_errors_naming_the_broken_field(world: World, t
 
 
 @pytest.mark.slow
-def test_a_sample_of_generated_calls_holds_the_invariants_over_stdio(
-    world: World, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def test_a_sample_of_generated_calls_holds_the_invariants_over_stdio(world: World, corpus_home: Home) -> None:
     sample = [call for call in world.seen if "cursor" not in call[1]][:: max(1, len(world.seen) // 40)][:40]
     assert len(sample) >= 20, "run the in-memory properties first (same module)"
-    home = prepare_home(Path(tmp_path_factory.mktemp("properties-stdio")))
-    # the daemon `moraine mcp` starts must not outlive the test by the default five idle minutes
-    (home.path / ".moraine" / "config.toml").write_text("[daemon]\nidle_exit_seconds = 2\n", encoding="utf-8")
+    home = corpus_home  # the same trace corpus as the in-memory world's, ingested with `moraine ingest`
     params = StdioServerParameters(command=str(MORAINE), args=["mcp"], env=home.env(), cwd=str(home.path))
 
     async def run() -> list[Result]:

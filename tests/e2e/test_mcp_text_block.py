@@ -4,12 +4,12 @@ client that reads only ``content`` sees everything (issue 20). A real MCP client
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import mcp_types as types
 import pytest
-from clients_home import WINDOW, Call, clients_home, run_client
+from clients_home import WINDOW, Call, run_client
+from daemon_support import DaemonHome
 
 # (tool, arguments) per case; "<session>" is replaced by a session ID the search returned.
 CALLS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -35,12 +35,8 @@ async def _script(call: Call) -> dict[str, types.CallToolResult]:
 
 
 @pytest.fixture(scope="module")
-def results() -> Iterator[dict[str, types.CallToolResult]]:
-    home = clients_home()
-    try:
-        yield run_client(home, _script)
-    finally:
-        home.cleanup()
+def results(clients: DaemonHome) -> dict[str, types.CallToolResult]:
+    return run_client(clients, _script)
 
 
 @pytest.mark.parametrize("name", list(CALLS))

@@ -4,12 +4,11 @@ against ``moraine mcp`` on a store filled by ``moraine ingest`` from the project
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fixtures.corpus.stdio import Call, Reply, prepare_home, run_client
+from fixtures.corpus.stdio import Call, Home, Reply, run_client
 from fixtures.corpus.traces import UUIDS
 from moraine.ids import event_id, session_id, session_key, turn_id
 
@@ -462,10 +461,9 @@ ALL_ROWS = [(name, check) for name, _, _, check in [*SEARCH_ROWS, *LIST_ROWS, *O
 
 
 @pytest.fixture(scope="module")
-def replies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Reply]:
-    """Ingest the trace corpus with ``moraine ingest`` and make every matrix call in one stdio session."""
-    home = prepare_home(Path(tmp_path_factory.mktemp("read-matrix")))
-    return run_client(home, _script)
+def replies(corpus_home: Home) -> dict[str, Reply]:
+    """Make every matrix call in one stdio session on the trace corpus (ingested with ``moraine ingest``)."""
+    return run_client(corpus_home, _script)
 
 
 @pytest.mark.parametrize(("name", "check"), ALL_ROWS, ids=[row[0] for row in ALL_ROWS])

@@ -5,12 +5,11 @@ boundaries are null, and cursors return every child exactly once."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fixtures.corpus.stdio import Call, Reply, prepare_home, run_client
+from fixtures.corpus.stdio import Call, Home, Reply, run_client
 from fixtures.corpus.traces import BIG_TURNS, UUIDS
 from moraine.ids import session_id, session_key, turn_id
 
@@ -99,9 +98,8 @@ async def _script(call: Call) -> Walk:
 
 
 @pytest.fixture(scope="module")
-def walk(tmp_path_factory: pytest.TempPathFactory) -> Walk:
-    home = prepare_home(Path(tmp_path_factory.mktemp("read-traversal")))
-    return run_client(home, _script)
+def walk(corpus_home: Home) -> Walk:
+    return run_client(corpus_home, _script)
 
 
 def _data(walk: Walk, target: str) -> dict[str, Any]:

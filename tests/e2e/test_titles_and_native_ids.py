@@ -4,11 +4,11 @@ found by their harnesses' own IDs (open and search_sessions), and open(session) 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from clients_home import CLAUDE_CWD, CLAUDE_ID, CODEX_ID, WINDOW, Call, clients_home, run_client
+from clients_home import CLAUDE_CWD, CLAUDE_ID, CODEX_ID, WINDOW, Call, run_client
+from daemon_support import DaemonHome
 
 TITLE = "Make the invoice export stream its rows to the browser instead of loading the…"
 UNKNOWN_UUID = "0196b000-0000-7000-8000-00000000ffff"
@@ -38,12 +38,8 @@ async def _script(call: Call) -> Replies:
 
 
 @pytest.fixture(scope="module")
-def replies() -> Iterator[Replies]:
-    home = clients_home()
-    try:
-        yield run_client(home, _script)
-    finally:
-        home.cleanup()
+def replies(clients: DaemonHome) -> Replies:
+    return run_client(clients, _script)
 
 
 def _ok(reply: dict[str, Any]) -> Any:
