@@ -145,10 +145,6 @@ def turn_digest(t: TurnRecord) -> TurnDigest:
     )
 
 
-def _terminal_id(t: TurnRecord) -> EventId | None:
-    return as_event_id(t.key, t.terminal_seq) if t.terminal_seq is not None else None
-
-
 class _TurnFields(TypedDict):
     """The fields a turn summary and an opened turn share."""
 
@@ -162,11 +158,15 @@ class _TurnFields(TypedDict):
 
 
 def _turn_fields(t: TurnRecord) -> _TurnFields:
+    turn, terminal = (
+        ids.turn_id(t.key, t.turn_seq),
+        ids.event_id(t.key, t.terminal_seq) if t.terminal_seq else None,
+    )
     return _TurnFields(
-        id=as_turn_id(t.key, t.turn_seq),
+        id=TurnId(turn),
         ordinal=t.turn_seq,
         completed=t.completed,
-        terminal_event_id=_terminal_id(t),
+        terminal_event_id=None if terminal is None else EventId(terminal),
         event_count=t.event_count,
         started_at=format_timestamp(t.started_at),
         updated_at=format_timestamp(t.updated_at),
