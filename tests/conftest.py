@@ -24,7 +24,7 @@ import pytest
 
 from moraine.errors import StoreError
 from moraine.store.client import Store
-from tests.tiers import mark_slow
+from tests.tiers import mark_slow, slow_files_first
 
 # Tests move HOME for the processes they start; the redaction ruleset's translation (built once in 10 to 20 s, see
 # moraine.redact) stays in the real user cache so that each of those processes finds it.
@@ -32,8 +32,10 @@ os.environ.setdefault("XDG_CACHE_HOME", str(Path.home() / ".cache"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests of the files ``tests/tiers.py`` lists as ``slow`` (the fast tier, ``-m "not slow"``, skips them)."""
+    """Mark the tests of the files ``tests/tiers.py`` lists as ``slow`` (the fast tier, ``-m "not slow"``, skips them)
+    and run those files first."""
     mark_slow(items)
+    slow_files_first(items)
 
 
 @pytest.fixture(scope="session")

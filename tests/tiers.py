@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["SLOW_PATHS", "SLOW_TESTS", "TESTS", "mark_slow"]
+__all__ = ["SLOW_PATHS", "SLOW_TESTS", "TESTS", "mark_slow", "slow_files_first"]
 
 TESTS = Path(__file__).resolve().parent
 
@@ -234,7 +234,16 @@ def mark_slow(items: list[pytest.Item]) -> None:
     """Add the ``slow`` mark to every collected test under ``SLOW_PATHS`` or named in ``SLOW_TESTS``."""
     for item in items:
         name = getattr(item, "originalname", item.name)
-        if name in _SLOW_TESTS.get(item.path, ()) or any(
-            item.path == path or path in item.path.parents for path in _SLOW_PATHS
-        ):
+        if name in _SLOW_TESTS.get(item.path, ()) or _in_slow_path(item):
             item.add_marker(pytest.mark.slow)
+
+
+def _in_slow_path(item: pytest.Item) -> bool:
+    return any(item.path == path or path in item.path.parents for path in _SLOW_PATHS)
+
+
+def slow_files_first(items: list[pytest.Item]) -> None:
+    """Move the tests of the files under ``SLOW_PATHS`` ahead of the rest, each file's tests kept together and in
+    order: the workers (``--dist loadfile`` hands out files in this order) start on the long files, and the short
+    ones fill the end, instead of one worker finishing the bench alone while the other waits."""
+    items.sort(key=lambda item: not _in_slow_path(item))
