@@ -158,15 +158,12 @@ class _TurnFields(TypedDict):
 
 
 def _turn_fields(t: TurnRecord) -> _TurnFields:
-    turn, terminal = (
-        ids.turn_id(t.key, t.turn_seq),
-        ids.event_id(t.key, t.terminal_seq) if t.terminal_seq else None,
-    )
+    terminal = None if t.terminal_seq is None else EventId(ids.event_id(t.key, t.terminal_seq))
     return _TurnFields(
-        id=TurnId(turn),
+        id=TurnId(ids.turn_id(t.key, t.turn_seq)),
         ordinal=t.turn_seq,
         completed=t.completed,
-        terminal_event_id=None if terminal is None else EventId(terminal),
+        terminal_event_id=terminal,
         event_count=t.event_count,
         started_at=format_timestamp(t.started_at),
         updated_at=format_timestamp(t.updated_at),
