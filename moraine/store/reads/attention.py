@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from moraine.store.reads.floor import ProjectFloor
-from moraine.store.reads.floor import project_condition
+from moraine.store.reads.floor import ProjectFloor, project_condition
 from moraine.store.client import Store
 from moraine.store.reads.listing import to_epoch_ms
 

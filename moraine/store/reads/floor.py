@@ -8,7 +8,7 @@ from typing import Any
 
 from moraine.store.client import Store
 
-__all__ = ["ProjectFloor", "in_floor", "project_condition", "session_in_project"]
+__all__ = ["ProjectFloor", "in_floor", "project_condition"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,18 +48,13 @@ def project_condition(
     return condition, {"floor_project": project_id}
 
 
-def session_in_project(store: Store, key: int, project_id: str) -> bool:
-    """Return whether the session with this key belongs to the project."""
-    rows = store.query(
-        f"SELECT 1 FROM {store.table('sessions')} FINAL "
-        "WHERE session_key = {key:UInt64} AND project_id = {floor_project:String} LIMIT 1",
-        {"key": key, "floor_project": project_id},
-    )
-    return bool(rows)
-
-
 def in_floor(store: Store, floor: ProjectFloor | None, key: int) -> bool:
     """Return whether the session with this key is visible under ``floor`` (always, without a floor)."""
     if floor is None:
         return True
-    return session_in_project(store, key, floor.project_id)
+    rows = store.query(
+        f"SELECT 1 FROM {store.table('sessions')} FINAL "
+        "WHERE session_key = {key:UInt64} AND project_id = {floor_project:String} LIMIT 1",
+        {"key": key, "floor_project": floor.project_id},
+    )
+    return bool(rows)

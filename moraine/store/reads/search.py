@@ -49,8 +49,7 @@ from moraine.ranking import (
     WHEN_WEIGHT,
 )
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
-from moraine.store.reads.floor import ProjectFloor
-from moraine.store.reads.floor import project_condition
+from moraine.store.reads.floor import ProjectFloor, project_condition
 from moraine.terms.query import ParsedQuery
 from moraine.terms.timecue import Period
 from moraine.store.client import Store
