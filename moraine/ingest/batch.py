@@ -29,21 +29,8 @@ __all__ = ["DIE_AFTER_INSERTS_ENV", "Batch", "SessionMeta"]
 DIE_AFTER_INSERTS_ENV = "MORAINE_TEST_DIE_AFTER_INSERTS"
 
 # Postings are written one row per event into the Null table postings_in; its materialized view expands them
-# into one postings row per term inside ClickHouse (migration 005).
-POSTING_COLUMNS = (
-    "terms",
-    "tfs",
-    "session_key",
-    "seq",
-    "turn_seq",
-    "doc_len",
-    "type",
-    "harness",
-    "source",
-    "timestamp",
-    "stream_id",
-    "source_offset",
-)
+# into one postings row per term inside ClickHouse (migrations 005 and 016).
+POSTING_COLUMNS = ("terms", "tfs", "session_key", "seq", "doc_len", "type", "timestamp")
 TURN_COLUMNS = (
     "session_key",
     "turn_seq",
@@ -148,25 +135,20 @@ class Batch:
         self.event_count += 1
         self.text_chars += len(values[_TEXT]) + len(values[_ARGUMENTS] or "")
 
-    def add_postings(self, terms: Mapping[str, int], doc_len: int, fixed: tuple[Any, ...]) -> None:
-        """Append the postings of one event (one postings_in row); ``fixed`` = (session_key, seq, turn_seq, type,
-        harness, source, timestamp, stream_id, source_offset), the values every posting of this event shares."""
-        session_key, seq, turn_seq, type_, harness, source, timestamp, stream_id, offset = fixed
-        values = (
-            "\n".join(terms.keys()),
-            list(terms.values()),
-            session_key,
-            seq,
-            turn_seq,
-            doc_len,
-            type_,
-            harness,
-            source,
-            timestamp,
-            stream_id,
-            offset,
+    def add_postings(
+        self,
+        terms: Mapping[str, int],
+        doc_len: int,
+        fixed: tuple[int, int, str, int | None],
+        stream_id: int,
+        offset: int,
+    ) -> None:
+        """Append the postings of one event (one postings_in row); ``fixed`` = (session_key, seq, type, timestamp),
+        the values every posting of this event shares; its stream and offset count it in the document statistics."""
+        session_key, seq, type_, timestamp = fixed
+        self.postings.append(
+            ("\n".join(terms.keys()), list(terms.values()), session_key, seq, doc_len, type_, timestamp)
         )
-        self.postings.append(values)
         self.posting_count += len(terms)
         key = (stream_id, type_)
         stat = self.doc_stats.get(key)

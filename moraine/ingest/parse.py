@@ -170,19 +170,7 @@ class Parser:
         batch.add_event(row)
         if terms:
             batch.add_postings(
-                terms,
-                doc_len,
-                (
-                    state.key,
-                    seq,
-                    turn_seq,
-                    event.type.value,
-                    source.harness,
-                    source.name,
-                    ts_ms,
-                    stream.id,
-                    item.offset,
-                ),
+                terms, doc_len, (state.key, seq, event.type.value, ts_ms), stream.id, item.offset
             )
         if event.type is EventType.TOOL_CALL and not event.is_moraine_tool:
             ctx = TouchContext(

@@ -41,10 +41,7 @@ __all__ = ["BackendReport", "MirrorReport", "mirror_once"]
 
 logger = logging.getLogger(__name__)
 
-POSTING_COLUMNS = (
-    "term", "session_key", "seq", "turn_seq", "tf", "doc_len", "type", "harness", "source", "timestamp",
-    "stream_id", "source_offset",
-)  # fmt: skip
+POSTING_COLUMNS = ("term", "session_key", "seq", "tf", "doc_len", "type", "timestamp")
 _EVENT_REDACT = ("text", "summary", "arguments", "cwd", "provenance")
 _TOUCH_REDACT = ("tail", "path", "worktree_root", "action_preview")
 _TURN_REDACT = ("user_input_text", "final_text")

@@ -7,14 +7,16 @@ Driver exceptions are translated here, where they enter: nothing above the store
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib import resources
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import clickhouse_connect
 from clickhouse_connect.driver.client import Client
@@ -28,7 +30,7 @@ from moraine.store.versions import seed_versions
 
 logger = logging.getLogger("moraine.store")
 
-__all__ = ["Store"]
+__all__ = ["Migration", "Store"]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 # ClickHouse error codes that mean a memory, disk, row or byte limit was hit.
@@ -221,8 +223,9 @@ class Store:
                 self.table(table), list(columns), column_names=list(column_names), column_oriented=True
             )
 
-    def migrate(self) -> list[int]:
-        """Apply the migrations not yet recorded in ``schema_migrations``; return the versions applied.
+    def migrate(self, until: int | None = None) -> list[int]:
+        """Apply the migrations not yet recorded in ``schema_migrations`` (those up to ``until`` when given); return
+        the versions applied.
 
         Pending migrations run under the store's ``migrations`` lease (``moraine.store.lease``), so two instances
         on one ClickHouse server never run one at the same time; the second waits, then finds them applied.
@@ -234,7 +237,7 @@ class Store:
                 "(version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) "
                 "ENGINE = MergeTree ORDER BY version"
             )
-            if not self._pending_migrations():
+            if not self._pending_migrations(until):
                 return []
             create_lease_table(self)
             lease = Lease(self, "migrations", ttl=_MIGRATION_LEASE_SECONDS)
@@ -243,15 +246,10 @@ class Store:
             logger.info("migrations lease taken in %.2f s", time.monotonic() - waited)
             try:
                 applied = []
-                for (
-                    version,
-                    name,
-                    text,
-                ) in self._pending_migrations():  # again: another holder may have run them
+                # Listed again: another holder of the lease may have run some of them meanwhile.
+                for version, name, migration in self._pending_migrations(until):
                     began = time.monotonic()
-                    for statement in _statements(text.replace("{db}", self.database)):
-                        lease.keep()
-                        self.command(statement)
+                    migration.apply(self, lease.keep)
                     self.insert("schema_migrations", [[version, name]], ["version", "name"])
                     applied.append(version)
                     logger.info(
@@ -261,9 +259,9 @@ class Store:
             finally:
                 lease.release()
 
-    def _pending_migrations(self) -> list[tuple[int, str, str]]:
+    def _pending_migrations(self, until: int | None) -> list[tuple[int, str, Migration]]:
         done = {row[0] for row in self.query(f"SELECT version FROM {self.table('schema_migrations')}")}
-        return [migration for migration in _migrations() if migration[0] not in done]
+        return [m for m in _migrations() if m[0] not in done and (until is None or m[0] <= until)]
 
     def close(self) -> None:
         """Close the connections (call it when no statement is in flight)."""
@@ -274,14 +272,37 @@ class Store:
             client.close()
 
 
-def _migrations() -> list[tuple[int, str, str]]:
+class Migration(Protocol):
+    """One step of the schema: a ``NNN_name.sql`` file's statements, or a ``NNN_name.py`` module's ``apply``."""
+
+    def apply(self, store: Store, keep: Callable[[], None]) -> None:
+        """Bring ``store`` to this version; call ``keep`` at least every few minutes (it renews the lease)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _SqlMigration:
+    text: str
+
+    def apply(self, store: Store, keep: Callable[[], None]) -> None:
+        for statement in _statements(self.text.replace("{db}", store.database)):
+            keep()
+            store.command(statement)
+
+
+def _migrations() -> list[tuple[int, str, Migration]]:
     folder = resources.files("moraine.store") / "migrations"
-    found = []
+    found: list[tuple[int, str, Migration]] = []
     for entry in folder.iterdir():
-        match = re.match(r"^(\d{3})_(\w+)\.sql$", entry.name)
-        if match:
-            found.append((int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
-    return sorted(found)
+        match = re.match(r"^(\d{3})_(\w+)\.(sql|py)$", entry.name)
+        if not match:
+            continue
+        version, name, kind = int(match.group(1)), match.group(2), match.group(3)
+        if kind == "sql":
+            found.append((version, name, _SqlMigration(entry.read_text(encoding="utf-8"))))
+        else:  # a migration that copies data in steps (moraine.store.rebuild) is a module with apply()
+            module = importlib.import_module(f"moraine.store.migrations.{version:03d}_{name}")
+            found.append((version, name, cast(Migration, module)))
+    return sorted(found, key=lambda migration: migration[0])
 
 
 def _statements(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from moraine.store.client import Store
 
 __all__ = ["delete_sessions_after", "delete_stream", "delete_stream_tail"]
 
-_BY_STREAM_OFFSET = ("events", "touches", "postings", "doc_stats")
+_BY_STREAM_OFFSET = ("events", "touches", "doc_stats")
 
 
 _MUTATION = {"mutations_sync": 2}
@@ -34,10 +34,12 @@ def delete_stream_tail(
 ) -> None:
     """Delete a stream's rows whose source offset is at or after ``offset`` (an interrupted publish)."""
     params: dict[str, object] = {"stream": stream_id, "offset": offset}
+    tail = "stream_id = {stream:UInt64} AND source_offset >= {offset:UInt64}"
+    # Postings carry no stream or offset (migration 016): they go first, found through their events.
+    postings = f"(session_key, seq) IN (SELECT session_key, seq FROM {store.table('events')} WHERE {tail})"
+    _delete(store, "postings", postings, params, rewrite)
     for table in _BY_STREAM_OFFSET:
-        _delete(
-            store, table, "stream_id = {stream:UInt64} AND source_offset >= {offset:UInt64}", params, rewrite
-        )
+        _delete(store, table, tail, params, rewrite)
     _delete(
         store,
         "ingest_errors",

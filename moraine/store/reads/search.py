@@ -308,17 +308,23 @@ def _event_scores(store: Store, query: SearchQuery, bm25: Bm25) -> tuple[list[st
         "avgdl": avgdl,
         "limit": query.limit + 1,
     }
-    if query.harness is not None:
-        where.append("harness = {harness:String}")
-        params["harness"] = query.harness
-    if query.source is not None:
-        where.append("source = {source:String}")
-        params["source"] = query.source
+    # Postings hold only the event's own keys (migration 016): a harness's or a source's sessions come from the
+    # sessions table, a turn's events from the events table.
+    for column, value in (("harness", query.harness), ("source", query.source)):
+        if value is not None:
+            where.append(
+                f"session_key IN (SELECT session_key FROM {store.table('sessions')} FINAL "
+                f"WHERE {column} = {{{column}:String}})"
+            )
+            params[column] = value
     if query.session_key is not None:
         where.append("session_key = {session_key:UInt64}")
         params["session_key"] = query.session_key
     if query.turn_seq is not None:
-        where.append("turn_seq = {turn_seq:UInt32}")
+        where.append(
+            f"seq IN (SELECT seq FROM {store.table('events')} WHERE session_key = {{session_key:UInt64}} "
+            "AND turn_seq = {turn_seq:UInt32})"
+        )
         params["turn_seq"] = query.turn_seq
     if query.floor is not None:
         condition, floor_params = project_condition(store, query.floor.project_id)
