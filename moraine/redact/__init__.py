@@ -74,13 +74,40 @@ def redact_value(value: Any) -> Any:
     if isinstance(value, str):
         return redact_text(value)
     if isinstance(value, dict):
-        out: dict[Any, Any] = {}
-        for key, item in value.items():
-            if isinstance(item, str) and isinstance(key, str) and item and _SECRET_KEY.match(key):
-                out[key] = "[REDACTED:password]"
-            else:
-                out[key] = redact_value(item)
-        return out
+        return _redact_dict(value)
     if isinstance(value, list | tuple):
         return [redact_value(item) for item in value]
     return value
+
+
+def _redact_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    # redact_value over the items, inlined for the common leaves (most values are short strings and numbers)
+    out: dict[Any, Any] = {}
+    for key, item in value.items():
+        if isinstance(item, str):
+            if item and isinstance(key, str) and _secret_named(key):
+                out[key] = "[REDACTED:password]"
+            else:
+                out[key] = item if len(item) < 8 else redact_text(item)
+        elif isinstance(item, dict):
+            out[key] = _redact_dict(item)
+        elif isinstance(item, list | tuple):
+            out[key] = [redact_value(entry) for entry in item]
+        else:
+            out[key] = item
+    return out
+
+
+# Whether a key names a secret, per key seen: traces repeat the same few hundred keys (bounded all the same).
+_SECRET_NAMED: dict[str, bool] = {}
+_SECRET_NAMED_ENTRIES = 1 << 14
+
+
+def _secret_named(key: str) -> bool:
+    named = _SECRET_NAMED.get(key)
+    if named is None:
+        named = _SECRET_KEY.match(key) is not None
+        if len(_SECRET_NAMED) >= _SECRET_NAMED_ENTRIES:
+            _SECRET_NAMED.clear()
+        _SECRET_NAMED[key] = named
+    return named
