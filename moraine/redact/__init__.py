@@ -60,6 +60,26 @@ def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
     if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
         return text
+    if len(text) > _MEMO_CHARS:
+        return _redact(text)
+    done = _memo.get(text)
+    if done is None:
+        done = _redact(text)
+        if len(_memo) >= _MEMO_ENTRIES:
+            _memo.clear()
+        _memo[text] = done
+    return done
+
+
+# Traces repeat short strings endlessly (tool names, paths, status lines, IDs): four in five of the strings a
+# corpus redacts were redacted before. Their results are memoised (the redaction of a text depends on it alone),
+# short ones only and a bounded number (at most some 10 MB).
+_MEMO_CHARS = 256
+_MEMO_ENTRIES = 1 << 15
+_memo: dict[str, str] = {}
+
+
+def _redact(text: str) -> str:
     if (  # one random-looking token and nothing else; IDs and hashes (one case only) are told apart here, in C
         LONE_MIN <= len(text) <= LONE_MAX
         and not (text.islower() or text.isupper())
