@@ -51,6 +51,25 @@ class Operand:
 
 def shell_operands(command: str | Sequence[str]) -> list[Operand]:
     """Return the path-like operands of ``command``, in order, without duplicates."""
+    if not isinstance(command, str) or len(command) > _MEMO_CHARS:
+        return list(_parse_operands(command))
+    found = _memo.get(command)
+    if found is None:
+        found = _parse_operands(command)
+        if len(_memo) >= _MEMO_ENTRIES:
+            _memo.clear()
+        _memo[command] = found
+    return list(found)
+
+
+# Agents run the same commands again and again (``git status``, the test command): the operands of a command, which
+# depend on its text alone, are memoised (short commands, a bounded number).
+_MEMO_CHARS = 1024
+_MEMO_ENTRIES = 1 << 13
+_memo: dict[str, tuple[Operand, ...]] = {}
+
+
+def _parse_operands(command: str | Sequence[str]) -> tuple[Operand, ...]:
     found: list[Operand] = []
     seen: set[tuple[str, str]] = set()
     for operand in _operands(command, depth=0):
@@ -58,7 +77,7 @@ def shell_operands(command: str | Sequence[str]) -> list[Operand]:
         if key not in seen:
             seen.add(key)
             found.append(operand)
-    return found
+    return tuple(found)
 
 
 def _operands(command: str | Sequence[str], depth: int) -> Iterator[Operand]:
