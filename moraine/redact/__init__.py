@@ -121,12 +121,18 @@ def _redact_dict(value: dict[Any, Any]) -> dict[Any, Any]:
 # Whether a key names a secret, per key seen: traces repeat the same few hundred keys (bounded all the same).
 _SECRET_NAMED: dict[str, bool] = {}
 _SECRET_NAMED_ENTRIES = 1 << 14
+# The last three letters of a key _SECRET_KEY matches (password, passwd, passphrase, secret, token, ...key,
+# credential, credentials): an ASCII key ending otherwise (an ID, a UUID) is told apart without the regex.
+_SECRET_ENDINGS = frozenset({"ord", "swd", "ase", "ret", "ken", "key", "ial", "als"})
 
 
 def _secret_named(key: str) -> bool:
     named = _SECRET_NAMED.get(key)
     if named is None:
-        named = _SECRET_KEY.match(key) is not None
+        if key.isascii() and key[-3:].lower() not in _SECRET_ENDINGS and not key.endswith("\n"):
+            named = False
+        else:
+            named = _SECRET_KEY.match(key) is not None
         if len(_SECRET_NAMED) >= _SECRET_NAMED_ENTRIES:
             _SECRET_NAMED.clear()
         _SECRET_NAMED[key] = named
