@@ -15,6 +15,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from moraine.attention.pathtext import clean_path, looks_like_file
+from moraine.memo import Memo
 
 __all__ = ["Operand", "shell_operands"]
 
@@ -53,20 +54,7 @@ def shell_operands(command: str | Sequence[str]) -> list[Operand]:
     """Return the path-like operands of ``command``, in order, without duplicates."""
     if not isinstance(command, str) or len(command) > _MEMO_CHARS:
         return list(_parse_operands(command))
-    found = _memo.get(command)
-    if found is None:
-        found = _parse_operands(command)
-        if len(_memo) >= _MEMO_ENTRIES:
-            _memo.clear()
-        _memo[command] = found
-    return list(found)
-
-
-# Agents run the same commands again and again (``git status``, the test command): the operands of a command, which
-# depend on its text alone, are memoised (short commands, a bounded number).
-_MEMO_CHARS = 1024
-_MEMO_ENTRIES = 1 << 13
-_memo: dict[str, tuple[Operand, ...]] = {}
+    return list(_memo(command))  # a list of its own: the memo keeps the tuple
 
 
 def _parse_operands(command: str | Sequence[str]) -> tuple[Operand, ...]:
@@ -78,6 +66,12 @@ def _parse_operands(command: str | Sequence[str]) -> tuple[Operand, ...]:
             seen.add(key)
             found.append(operand)
     return tuple(found)
+
+
+# Agents run the same commands again and again (``git status``, the test command): the operands of a command, which
+# depend on its text alone, are memoised (short commands, a bounded number).
+_MEMO_CHARS = 1024
+_memo: Memo[str, tuple[Operand, ...]] = Memo(_parse_operands, 1 << 13)
 
 
 def _operands(command: str | Sequence[str], depth: int) -> Iterator[Operand]:

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from moraine.memo import Memo
 from moraine.redact.context import CONTEXT_DETECTORS
 from moraine.redact.encoded import ENCODED_DETECTORS
 from moraine.redact.phrases import PHRASE_DETECTORS
@@ -60,23 +61,7 @@ def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
     if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
         return text
-    if len(text) > _MEMO_CHARS:
-        return _redact(text)
-    done = _memo.get(text)
-    if done is None:
-        done = _redact(text)
-        if len(_memo) >= _MEMO_ENTRIES:
-            _memo.clear()
-        _memo[text] = done
-    return done
-
-
-# Traces repeat short strings endlessly (tool names, paths, status lines, IDs): four in five of the strings a
-# corpus redacts were redacted before. Their results are memoised (the redaction of a text depends on it alone),
-# short ones only and a bounded number (at most some 10 MB).
-_MEMO_CHARS = 256
-_MEMO_ENTRIES = 1 << 15
-_memo: dict[str, str] = {}
+    return _redact(text) if len(text) > _MEMO_CHARS else _memo(text)
 
 
 def _redact(text: str) -> str:
@@ -87,6 +72,13 @@ def _redact(text: str) -> str:
     ):
         return lone
     return _redactor()[1].redact(text)
+
+
+# Traces repeat short strings endlessly (tool names, paths, status lines, IDs): four in five of the strings a
+# corpus redacts were redacted before. Their results are memoised (the redaction of a text depends on it alone),
+# short ones only and a bounded number (at most some 10 MB).
+_MEMO_CHARS = 256
+_memo = Memo(_redact, 1 << 15)
 
 
 def redact_value(value: Any) -> Any:
