@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import statistics
 import sys
 import time
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_seconds": [round(run.cpu_seconds, 3) for run in runs],
         "us_per_event": [round(f, 1) for f in figures],
         "median_us_per_event": round(statistics.median(figures), 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),  # Linux: KiB
         "digest": last.digest,
         "parts": last.parts,
     }
