@@ -89,7 +89,7 @@ def caseless(word: str) -> str:
 _CASE_PARTNERS = {"i": ("\u0130", "\u0131"), "k": ("\u212a",), "s": ("\u017f",)}
 # Rules whose derived triggers are everyday words, for the exact pattern we know (a changed rule falls back to its
 # derived ones): the AWS session token rule's were "ssion" and "curity", and its width is unbounded, so every
-# "session" in a text woke a search of 16 KB around it (a third of all redaction time on a 100k-record corpus).
+# "session" in a text woke a search of 16 KB around it (a sixth of all redaction time on a 100k-record corpus).
 # The trigger below lies inside every match of that pattern.
 _SHARPER_TRIGGERS = {
     r"""(?x)\b(?i:AWS[_-]?(?:SESSION|SECURITY)[_-]?TOKEN)\b["']?\s*(?:=|:)\s*["']?([A-Za-z0-9/+=._-]{16,2048})"""
