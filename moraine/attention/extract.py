@@ -230,13 +230,15 @@ Candidate = tuple[str, str, str, bool, str]
 
 def _candidates(tool_name: str | None, arguments: Any) -> Iterator[Candidate]:
     """Yield (raw path, match kind, extra relative dir, strong, preview) in priority order."""
-    preview = _preview(arguments)
+    preview: str | None = None  # rendered for the first candidate (most calls have none)
     for value in _structured(arguments, 0):
+        preview = _preview(arguments) if preview is None else preview
         yield value, MatchKind.STRUCTURED, "", True, preview
     for text in _strings(arguments, 0):
         if "*** Begin Patch" not in text:
             continue  # a marker line without the envelope is text about patches, not a patch
         for path in patch_paths(text):
+            preview = _preview(arguments) if preview is None else preview
             yield path, MatchKind.PATCH, "", True, preview
     commands = list(_commands(arguments, 0))
     if isinstance(arguments, str) and (tool_name or "").lower() in _SHELL_TOOLS:
@@ -321,8 +323,17 @@ def _preview(arguments: Any) -> str:
 
 
 def _clip(text: str) -> str:
+    if len(text) > _CLIP_HEAD:
+        # Collapsing a head of the text gives a prefix of the whole text collapsed: when that head alone is longer
+        # than a preview, the preview is its start (a long file written or patched is not collapsed whole).
+        head = _SPACE.sub(" ", text[:_CLIP_HEAD]).strip()
+        if len(head) > PREVIEW_CHARS:
+            return head[:PREVIEW_CHARS] + "…"
     flat = _SPACE.sub(" ", text).strip()
     return flat if len(flat) <= PREVIEW_CHARS else flat[:PREVIEW_CHARS] + "…"
+
+
+_CLIP_HEAD = 4 * PREVIEW_CHARS
 
 
 def _touch(event: Event, ctx: TouchContext, placed: Placement, kind: str, preview: str) -> Touch:

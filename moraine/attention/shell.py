@@ -15,6 +15,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from moraine.attention.pathtext import clean_path, looks_like_file
+from moraine.memo import Memo
 
 __all__ = ["Operand", "shell_operands"]
 
@@ -51,6 +52,12 @@ class Operand:
 
 def shell_operands(command: str | Sequence[str]) -> list[Operand]:
     """Return the path-like operands of ``command``, in order, without duplicates."""
+    if not isinstance(command, str) or len(command) > _MEMO_CHARS:
+        return list(_parse_operands(command))
+    return list(_memo(command))  # a list of its own: the memo keeps the tuple
+
+
+def _parse_operands(command: str | Sequence[str]) -> tuple[Operand, ...]:
     found: list[Operand] = []
     seen: set[tuple[str, str]] = set()
     for operand in _operands(command, depth=0):
@@ -58,7 +65,13 @@ def shell_operands(command: str | Sequence[str]) -> list[Operand]:
         if key not in seen:
             seen.add(key)
             found.append(operand)
-    return found
+    return tuple(found)
+
+
+# Agents run the same commands again and again (``git status``, the test command): the operands of a command, which
+# depend on its text alone, are memoised (short commands, a bounded number).
+_MEMO_CHARS = 1024
+_memo: Memo[str, tuple[Operand, ...]] = Memo(_parse_operands, 1 << 13)
 
 
 def _operands(command: str | Sequence[str], depth: int) -> Iterator[Operand]:

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from moraine.memo import Memo
 from moraine.redact.context import CONTEXT_DETECTORS
 from moraine.redact.encoded import ENCODED_DETECTORS
 from moraine.redact.phrases import PHRASE_DETECTORS
@@ -60,6 +61,10 @@ def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
     if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
         return text
+    return _redact(text) if len(text) > _MEMO_CHARS else _memo(text)
+
+
+def _redact(text: str) -> str:
     if (  # one random-looking token and nothing else; IDs and hashes (one case only) are told apart here, in C
         LONE_MIN <= len(text) <= LONE_MAX
         and not (text.islower() or text.isupper())
@@ -69,18 +74,58 @@ def redact_text(text: str) -> str:
     return _redactor()[1].redact(text)
 
 
+# Traces repeat short strings endlessly (tool names, paths, status lines, IDs): four in five of the strings a
+# corpus redacts were redacted before. Their results are memoised (the redaction of a text depends on it alone),
+# short ones only and a bounded number (at most some 10 MB).
+_MEMO_CHARS = 256
+_memo = Memo(_redact, 1 << 15)
+
+
 def redact_value(value: Any) -> Any:
     """Return a JSON value with secrets in its strings replaced (values of secret-named keys wholesale)."""
     if isinstance(value, str):
         return redact_text(value)
     if isinstance(value, dict):
-        out: dict[Any, Any] = {}
-        for key, item in value.items():
-            if isinstance(item, str) and isinstance(key, str) and item and _SECRET_KEY.match(key):
-                out[key] = "[REDACTED:password]"
-            else:
-                out[key] = redact_value(item)
-        return out
+        return _redact_dict(value)
     if isinstance(value, list | tuple):
         return [redact_value(item) for item in value]
     return value
+
+
+def _redact_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    # redact_value over the items, inlined for the common leaves (most values are short strings and numbers)
+    out: dict[Any, Any] = {}
+    for key, item in value.items():
+        if isinstance(item, str):
+            if item and isinstance(key, str) and _secret_named(key):
+                out[key] = "[REDACTED:password]"
+            else:
+                out[key] = item if len(item) < 8 else redact_text(item)
+        elif isinstance(item, dict):
+            out[key] = _redact_dict(item)
+        elif isinstance(item, list | tuple):
+            out[key] = [redact_value(entry) for entry in item]
+        else:
+            out[key] = item
+    return out
+
+
+# Whether a key names a secret, per key seen: traces repeat the same few hundred keys (bounded all the same).
+_SECRET_NAMED: dict[str, bool] = {}
+_SECRET_NAMED_ENTRIES = 1 << 14
+# The last three letters of a key _SECRET_KEY matches (password, passwd, passphrase, secret, token, ...key,
+# credential, credentials): an ASCII key ending otherwise (an ID, a UUID) is told apart without the regex.
+_SECRET_ENDINGS = frozenset({"ord", "swd", "ase", "ret", "ken", "key", "ial", "als"})
+
+
+def _secret_named(key: str) -> bool:
+    named = _SECRET_NAMED.get(key)
+    if named is None:
+        if key.isascii() and key[-3:].lower() not in _SECRET_ENDINGS and not key.endswith("\n"):
+            named = False
+        else:
+            named = _SECRET_KEY.match(key) is not None
+        if len(_SECRET_NAMED) >= _SECRET_NAMED_ENTRIES:
+            _SECRET_NAMED.clear()
+        _SECRET_NAMED[key] = named
+    return named

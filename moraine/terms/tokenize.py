@@ -93,17 +93,28 @@ def tokenize(text: str) -> list[str]:
 
 def term_counts(text: str) -> tuple[dict[str, int], int]:
     """Return the frequency of each term of ``text`` (first-seen order, as ``Counter(tokenize(text))``) and the
-    number of terms with repeats, without building the term list: repeated chunks are expanded once."""
-    cached = _cache.get
-    counts: dict[str, int] = {}
-    get = counts.get
-    total = 0
-    for chunk, n in Counter(_CHUNK.findall(unicodedata.normalize("NFKC", text))).items():
-        terms = cached(chunk) or _chunk_terms(chunk)
-        total += len(terms) * n
-        for term in terms:
-            counts[term] = get(term, 0) + n
-    return counts, total
+    number of terms with repeats.
+
+    No chunk spans whitespace (neither word characters nor connectors are spaces), so the text is split on it in C
+    and each distinct whitespace-separated word is expanded once (memoised in ``_words``); the terms, with repeats
+    and in text order, are counted in C. A term's first occurrence lies in the first occurrence of its word, so the
+    order is ``tokenize``'s."""
+    counts = Counter(
+        chain.from_iterable(map(_words.__getitem__, unicodedata.normalize("NFKC", text).split()))
+    )
+    return counts, sum(counts.values())
+
+
+class _WordTerms(dict[str, tuple[str, ...]]):
+    """Whitespace-separated word -> its terms in order (the chunks' terms joined); bounded like ``_cache``."""
+
+    def __missing__(self, word: str) -> tuple[str, ...]:
+        terms = tuple(chain.from_iterable([_chunk_terms(chunk) for chunk in _CHUNK.findall(word)]))
+        if len(word) <= _CACHE_CHUNK_CHARS:
+            if len(self) >= _CACHE_ENTRIES:
+                self.clear()
+            self[word] = terms
+        return terms
 
 
 # Agent transcripts repeat the same words and identifiers endlessly: the terms of a chunk are memoised. The cache
@@ -111,6 +122,7 @@ def term_counts(text: str) -> tuple[dict[str, int], int]:
 _CACHE_ENTRIES = 1 << 18
 _CACHE_CHUNK_CHARS = 96
 _cache: dict[str, tuple[str, ...]] = {}
+_words = _WordTerms()
 
 
 def _chunk_terms(chunk: str) -> tuple[str, ...]:

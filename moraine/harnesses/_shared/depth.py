@@ -15,14 +15,19 @@ MAX_DEPTH = 128
 
 
 def depth_error(value: Any, limit: int = MAX_DEPTH) -> IngestError | None:
-    """Return an ingest error when ``value`` nests containers deeper than ``limit``, else None (iterative walk)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
+    """Return an ingest error when ``value`` nests containers deeper than ``limit``, else None (iterative walk, one
+    level at a time: the containers at each depth gathered by a comprehension)."""
+    level = [value]
+    depth = 1
+    while level:
         if depth > limit:
             return IngestError("json_too_deep", f"record nests deeper than {limit} levels; skipped")
-        if isinstance(item, dict):
-            stack.extend((child, depth + 1) for child in item.values() if isinstance(child, dict | list))
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item if isinstance(child, dict | list))
+        below: list[Any] = []
+        for item in level:
+            if isinstance(item, dict):
+                below += [child for child in item.values() if isinstance(child, dict | list)]
+            elif isinstance(item, list):
+                below += [child for child in item if isinstance(child, dict | list)]
+        level = below
+        depth += 1
     return None

@@ -54,7 +54,7 @@ def token_usage(value: object, keys: UsageKeys) -> TokenUsage | None:
         _first(usage, keys.cache_write),
         _first(usage, keys.reasoning),
     )
-    return None if found == TokenUsage() else found
+    return None if found == _NO_USAGE else found
 
 
 def read_usage(
@@ -70,15 +70,25 @@ def read_usage(
 
     A count that is not a non-negative integer is left out (None), never an error: usage is bookkeeping.
     """
-    named = (cache_read, cache_write, reasoning)
-    cache_read_keys, cache_write_keys, reasoning_keys = (() if key is None else (key,) for key in named)
-    keys = UsageKeys((input,), (output,), cache_read_keys, cache_write_keys, reasoning_keys)
+    spelled = (input, output, cache_read, cache_write, reasoning)
+    keys = _READ_KEYS.get(spelled)
+    if keys is None:  # a harness reads usage under one spelling: its keys are made once
+        named = (cache_read, cache_write, reasoning)
+        cache_read_keys, cache_write_keys, reasoning_keys = (() if key is None else (key,) for key in named)
+        keys = UsageKeys((input,), (output,), cache_read_keys, cache_write_keys, reasoning_keys)
+        _READ_KEYS[spelled] = keys
     usage = token_usage(raw, keys)
     if usage is None:
         return None
-    negative = {f.name: None for f in fields(usage) if (getattr(usage, f.name) or 0) < 0}
-    usage = replace(usage, **negative)
-    return None if usage == TokenUsage() else usage
+    negative = {name: None for name in _COUNTS if (getattr(usage, name) or 0) < 0}
+    if negative:
+        usage = replace(usage, **negative)
+    return None if usage == _NO_USAGE else usage
+
+
+_READ_KEYS: dict[tuple[str | None, ...], UsageKeys] = {}
+_COUNTS = tuple(f.name for f in fields(TokenUsage))
+_NO_USAGE = TokenUsage()
 
 
 def _first(usage: dict[str, object], paths: Sequence[str]) -> int | None:

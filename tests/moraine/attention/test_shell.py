@@ -87,3 +87,10 @@ def test_git_and_make_dash_c_move_the_base_of_their_operands() -> None:
         Operand("a.py", "", True),
     ]
     assert shell_operands("git -C $ROOT diff src/app.py") == []
+
+
+def test_a_repeated_command_gives_the_same_operands_from_the_memo_and_callers_get_their_own_list() -> None:
+    first = shell_operands("cat src/app.py && git diff docs/readme.md")
+    first.append(Operand("mutated", "", True))
+    again = shell_operands("cat src/app.py && git diff docs/readme.md")
+    assert again == [Operand("src/app.py", "", True), Operand("docs/readme.md", "", True)]

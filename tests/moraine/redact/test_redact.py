@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -79,3 +80,55 @@ def test_json_values_are_redacted_in_strings_and_by_secret_key_names() -> None:
         "args": ["use [REDACTED:github-pat]"],
         "max_tokens": 5,
     }
+
+
+def test_short_texts_are_redacted_once_and_then_from_a_bounded_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    import moraine.redact as redact_module
+
+    monkeypatch.setattr(redact_module._memo, "entries", 2)
+    redact_module._memo.values.clear()
+    secret = "curl -u admin:hunter2hunter2 https://example.com/api"
+    first = redact_text(secret)
+    assert "hunter2hunter2" not in first
+    assert redact_module._memo.values == {secret: first}
+    assert redact_text(secret) == first
+    for text in ("plain words here", "more plain words", "and a third text"):
+        assert redact_text(text) == text
+    assert len(redact_module._memo.values) <= 2
+    long_text = "x " * 200 + secret
+    assert "hunter2hunter2" not in redact_text(long_text)
+    assert long_text not in redact_module._memo.values  # longer than _MEMO_CHARS: not kept
+
+
+def test_secret_named_keys_are_told_apart_as_the_key_pattern_does() -> None:
+    from moraine.redact import _SECRET_KEY, _secret_named
+
+    words = [
+        "password",
+        "passwd",
+        "passphrase",
+        "secret",
+        "token",
+        "api_key",
+        "apikey",
+        "access-key",
+        "privateKey",
+    ]
+    words += [
+        "credential",
+        "credentials",
+        "tokens",
+        "key",
+        "id",
+        "3f2a9c1e-77d0-4b1e-9a57-0c1d2e3f4a5d",
+        "PASSWORD",
+    ]
+    rng = random.Random(35)
+    keys = [rng.choice(["", "x_", "A.", "my-"]) + w + rng.choice(["", "s", "\n", "X"]) for w in words * 8]
+    keys += [
+        "".join(rng.choice("adeknorstwyKSI_-.\n\u017f\u0131\u212a") for _ in range(rng.randint(0, 12)))
+        for _ in range(3000)
+    ]
+    for key in keys + keys:  # the second time from the memo
+        assert _secret_named(key) == (_SECRET_KEY.match(key) is not None), repr(key)
+    assert _secret_named("db_password") and _secret_named("apiKey") and not _secret_named("session_id")

@@ -10,7 +10,8 @@ import pytest
 
 from moraine.redact import _cache_dir, ruleset
 from moraine.redact.literals import max_width, required_literals
-from moraine.redact.ruleset import cache_file, load_ruleset, translate
+from moraine.redact.redactor import Redactor
+from moraine.redact.ruleset import _CASE_PARTNERS, _SHARPER_TRIGGERS, cache_file, load_ruleset, translate
 
 
 @pytest.mark.parametrize(
@@ -76,3 +77,37 @@ def test_the_translation_is_cached_user_only_and_reused(tmp_path: Path) -> None:
     (tmp_path / cache.name).write_text(json.dumps(rows))
     again = load_ruleset(tmp_path)  # read from the file, not rebuilt from the package
     assert again.detectors[0].pattern == r"\bNEVER-FROM-THE-PACKAGE\b"
+
+
+def test_the_case_partners_are_those_re_ignorecase_takes_for_ascii_letters() -> None:
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    found: dict[str, set[str]] = {}
+    for code in range(0x80, 0x110000):
+        char = chr(code)
+        if letter.fullmatch(char):
+            ascii_letter = next(
+                a for a in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(a, char, re.IGNORECASE)
+            )
+            found.setdefault(ascii_letter, set()).add(char)
+    assert found == {key: set(value) for key, value in _CASE_PARTNERS.items()}
+
+
+def test_the_aws_session_token_rule_wakes_on_its_own_name_in_every_spelling_re_matches() -> None:
+    rule = next(d for d in ruleset().detectors if d.kind == "aws-session-token")
+    assert (
+        rule.triggers == _SHARPER_TRIGGERS[rule.pattern]
+    )  # the installed rule is the one the trigger was made for
+    redactor = Redactor([rule])
+    value = "FwoGZXIvYXdzEJr1234567890abcdefghij"
+    for name in (
+        "AWS_SESSION_TOKEN",
+        "aws-security-token",
+        "AWS_\u017fESSION_TO\u212aEN",
+        "AWSSECUR\u0130TYTOKEN",
+    ):
+        assert redactor.redact(f"session first, then {name}={value} x") == (
+            f"session first, then {name}=[REDACTED:aws-session-token] x"
+        ), name
+    assert (
+        redactor.redact(f"a session token={value}") == f"a session token={value}"
+    )  # no AWS name: not its shape

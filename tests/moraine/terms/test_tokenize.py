@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -52,3 +53,31 @@ def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_query_terms_are_distinct_and_capped() -> None:
     assert tk.query_terms("fooBar foo bar fooBar") == ["foobar", "foo", "bar"]
     assert len(tk.query_terms(" ".join(f"w{i}" for i in range(100)), limit=5)) == 5
+
+
+def _mixed_texts() -> list[str]:
+    """Texts with every kind of separator the word split must agree with the chunk regex on."""
+    rng = random.Random(35)
+    alphabet = list("aZ9_./\\:@#$-") + ["東", "京", "タ", "ก", "é", "ß", "Ⅻ", "ﬁ"]
+    spaces = [" ", "\t", "\n", "\r\n", "\u00a0", "\u2028", "\u3000", "\x1c", "\x85", ", ", "(", '"']
+    texts = [
+        "parseConfigFile src/config/parser.py parseConfigFile. -x --flag=a.b ./run.sh\u00a0HTTPServer 東京タワー",
+        "a.  b :c: @d# $e$ -- f-g-- h\\i\\ j\u2028k\u3000l ﬁle Ⅻ",
+    ]
+    for _ in range(300):
+        parts = []
+        for _ in range(rng.randint(1, 30)):
+            parts.append("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))))
+            parts.append(rng.choice(spaces))
+        texts.append("".join(parts))
+    return texts
+
+
+def test_term_counts_are_the_tokenizers_terms_counted_in_first_seen_order() -> None:
+    for text in _mixed_texts():
+        tk._words.clear()
+        terms = tk.tokenize(text)
+        for _ in range(2):  # cold, then from the word memo
+            counts, total = tk.term_counts(text)
+            assert list(counts.items()) == list(Counter(terms).items()), text
+            assert total == len(terms)
