@@ -39,6 +39,7 @@ class IngestRun:
     checksums: dict[str, str] | None = (
         None  # table -> "rows:hash" (same corpus, same output = same checksums)
     )
+    table_mib: dict[str, float] | None = None  # table -> MiB on disk right after the pass (active parts)
     workers: int = 0  # ingest worker processes the pass used
     own_peak_rss_mb: float | None = None  # the store-owning process alone (peak_rss_mb: the largest process)
     workers_peak_rss_mb: float | None = None  # the largest worker
@@ -75,6 +76,7 @@ class IngestRun:
                 None if self.ingest_thread_cpu_seconds is None else round(self.ingest_thread_cpu_seconds, 1)
             ),
             "checksums": self.checksums,
+            "table_mib": self.table_mib,
             "workers": self.workers,
             "own_peak_rss_mb": None if self.own_peak_rss_mb is None else round(self.own_peak_rss_mb, 1),
             "workers_peak_rss_mb": (
@@ -134,6 +136,7 @@ def run_ingest(
         embedded=result.get("embedded"),
         ingest_thread_cpu_seconds=result.get("ingest_thread_cpu_seconds"),
         checksums=result.get("checksums"),
+        table_mib=result.get("table_mib"),
         workers=int(result.get("workers") or 0),
         own_peak_rss_mb=result.get("own_peak_rss_mb"),
         workers_peak_rss_mb=result.get("workers_peak_rss_mb"),

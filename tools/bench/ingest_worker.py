@@ -66,6 +66,16 @@ def table_checksums(store: Store) -> dict[str, str]:
     return out
 
 
+def table_sizes(store: Store) -> dict[str, float]:
+    """Return each table's bytes on disk in MiB (its active parts, compressed), largest first."""
+    rows = store.query(
+        "SELECT table, sum(bytes_on_disk) AS size FROM system.parts WHERE database = {db:String} AND active "
+        "GROUP BY table ORDER BY size DESC",
+        {"db": store.database},
+    )
+    return {str(table): round(int(size) / 2**20, 1) for table, size in rows}
+
+
 def _watch_children(stop: threading.Event, peaks: dict[int, int], skip: set[int]) -> None:
     """Record each child process's VmHWM (KiB) every second until ``stop`` (a /proc scan costs a few ms), but
     those in ``skip`` (the embedder's process is no ingest worker).
@@ -119,6 +129,7 @@ def main() -> int:
         vectorizer.shutdown()
     events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]  # the probe's included
     checksums = table_checksums(store)
+    table_mib = table_sizes(store)
     store.close()
     own = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)  # the ingest workers, reaped when the pass ended
@@ -135,6 +146,7 @@ def main() -> int:
         "ingest_thread_cpu_seconds": thread_cpu,
         "embedded": vectorizer.embedded if vectorizer is not None else None,
         "checksums": checksums,
+        "table_mib": table_mib,
         "workers": summary.workers,
         "own_peak_rss_mb": own.ru_maxrss / 1024,  # Linux reports KiB
         "workers_peak_rss_mb": max(peaks.values()) / 1024 if peaks else None,  # the largest worker (VmHWM)

@@ -171,6 +171,12 @@ def print_report(report: Report, console: Console | None = None) -> None:
             console.print(
                 "ingest checksums (rows:hash): " + ", ".join(f"{t} {v}" for t, v in i.checksums.items())
             )
+        if i.table_mib:
+            console.print(
+                f"store on disk right after the pass: {sum(i.table_mib.values()):,.1f} MiB ("
+                + ", ".join(f"{t} {v:,.1f}" for t, v in i.table_mib.items() if v >= 0.1)
+                + ")"
+            )
         if i.newest is not None:
             n = i.newest
             console.print(
