@@ -73,7 +73,7 @@ class Writer:
 @pytest.fixture
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
-    home.configure(max_queued=32)
+    home.configure(semantic=True, max_queued=32)  # as a default install runs: the vectorizer works meanwhile
     home.seed_store()
     for uuid in FILES:
         home.session_file(uuid).write_text(
