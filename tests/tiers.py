@@ -34,7 +34,6 @@ SLOW_PATHS = (
     "moraine/ingest/test_pipeline_crash.py",  # ingest processes killed mid-batch, then restarted
     "moraine/store/test_store_forget.py",  # waits for ClickHouse's cleanup to remove parts from disk
     "moraine/cli/test_cli_forget.py",  # the same wait, through the command
-    "handlers/test_search_function_words.py",  # builds its corpus once per module (seconds)
     "moraine/semantic/test_search_hook.py",  # loads the embedding model and embeds a corpus per module
 )
 

@@ -72,8 +72,6 @@ def clients_home() -> DaemonHome:
     home = DaemonHome()
     home.configure(start_timeout_seconds=300)  # a busy CI machine may start the daemon slowly
     home.seed_store()
-    with (home.moraine_home / "config.toml").open("a") as config:
-        config.write("[semantic]\nenabled = false\n")
     home.session_file(CODEX_ID).write_text(
         codex_turn(
             0, "Why does the nightly reconciliation job skip refunds?", "It filtered on status=settled."

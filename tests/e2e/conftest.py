@@ -44,6 +44,9 @@ def stdio_run(_shared_homes: SharedHomes) -> StdioRun:
     assert MORAINE.exists(), f"{MORAINE} missing: pip install -e . into the venv"
     home = DaemonHome()
     _shared_homes.append((home.moraine_home, home.cleanup))
+    home.configure(
+        idle_exit_seconds=300
+    )  # semantic recall off; the daemon is stopped with the session's others
     home.seed_store()
     return anyio.run(run_calls, home.relay_params())
 

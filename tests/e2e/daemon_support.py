@@ -103,13 +103,18 @@ class DaemonHome:
             env["XDG_CACHE_HOME"] = os.environ["XDG_CACHE_HOME"]
         return env
 
-    def configure(self, **daemon: Any) -> None:
-        """Write ``config.toml`` with a ``[daemon]`` table (idle exit off unless given) and fast rescans."""
+    def configure(self, semantic: bool = False, **daemon: Any) -> None:
+        """Write ``config.toml`` with a ``[daemon]`` table (idle exit off unless given), fast rescans, and semantic
+        recall off unless ``semantic``: a daemon with it on loads the embedding model twice (the query model, and
+        the passage process) and embeds its whole backlog in the background, seconds of CPU taken from the test
+        beside it. Semantic recall has its own tests (``tests/moraine/semantic/``, the bench); the live-load test
+        keeps it on, as a default install runs."""
         daemon.setdefault("idle_exit_seconds", 0)
         lines = [
             "[daemon]",
             *(f"{k} = {json.dumps(v)}" for k, v in daemon.items()),
-            "[ingest]",
+            *([] if semantic else ["[semantic]", "enabled = false"]),
+            "[ingest]",  # last: tests append [ingest] keys
             "rescan_seconds = 5",
         ]
         self.moraine_home.mkdir(parents=True, exist_ok=True)

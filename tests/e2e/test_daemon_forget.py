@@ -19,6 +19,7 @@ KEPT = "0196f200-0000-7000-8000-0000000000f2"
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
     home.configure()
+    home.seed_store()  # migrating is not what this tests
     home.session_file(FORGOTTEN).write_text(
         codex_turn(0, "Where is the quokkaforget ledger?", "In quokka.csv.")
     )

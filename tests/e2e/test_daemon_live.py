@@ -2,7 +2,7 @@
 
 Zero errors other than the documented ``busy`` (and ``read_model_refresh``, retried as the document says), and a
 line written to a trace is searchable within 2 s: no search started later than that misses it.
-``MORAINE_LIVE_SECONDS`` sets the duration (default 20 in the suite; set it longer for a soak run),
+``MORAINE_LIVE_SECONDS`` sets the duration (default 10 in the suite; set it longer for a soak run),
 ``MORAINE_LIVE_THINK_SECONDS`` each agent's pause between calls (default 0.2; 0 hammers the daemon back to back), ``MORAINE_LIVE_TRANSPORT`` how clients connect (``http``,
 the default, or ``stdio`` through one ``moraine mcp`` relay process each).
 """
@@ -26,7 +26,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 AGENTS = 8
-DURATION = float(os.environ.get("MORAINE_LIVE_SECONDS", "20"))
+DURATION = float(os.environ.get("MORAINE_LIVE_SECONDS", "10"))
 THINK = float(os.environ.get("MORAINE_LIVE_THINK_SECONDS", "0.2"))  # an agent's pause between its calls
 # "http": MCP over streamable HTTP straight to the daemon; "stdio": each client through its own `moraine mcp`.
 TRANSPORT = os.environ.get("MORAINE_LIVE_TRANSPORT", "http")
@@ -73,7 +73,7 @@ class Writer:
 @pytest.fixture
 def home() -> Iterator[DaemonHome]:
     home = DaemonHome()
-    home.configure(max_queued=32)
+    home.configure(semantic=True, max_queued=32)  # as a default install runs: the vectorizer works meanwhile
     home.seed_store()
     for uuid in FILES:
         home.session_file(uuid).write_text(

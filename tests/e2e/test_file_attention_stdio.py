@@ -104,6 +104,7 @@ def _config(home: Path, traces: Path) -> None:
     (home / ".moraine" / "config.toml").write_text(
         f'[[sources]]\nname = "codex"\nglob = "{traces}/codex/**/*.jsonl"\n\n'
         f'[[sources]]\nname = "claude"\nglob = "{traces}/claude/**/*.jsonl"\n'
+        "\n[semantic]\nenabled = false\n"  # lexical answers; no model loaded beside the test (daemon_support)
     )
 
 

@@ -62,6 +62,7 @@ def replies() -> Iterator[dict[str, Replies]]:
     home = DaemonHome()
     try:
         build_home(home.root)
+        home.seed_store()  # a migrated store: migrating is not what this tests
         config = write_config(home.moraine_home)
         with config.open("a") as handle:
             handle.write("[daemon]\nidle_exit_seconds = 0\nstart_timeout_seconds = 300\n")

@@ -8,20 +8,25 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fixtures.corpus.stdio import MORAINE, Home, prepare_home
+from fixtures.home_daemon import stop_daemons
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Home:
+def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Home]:
+    """The corpus home; the daemon the first run's ``moraine mcp`` starts serves the second run too (a start
+    saved), and is stopped when the module ends."""
     home = prepare_home(tmp_path_factory.mktemp("conformance-home"))
-    # the daemon `moraine mcp` starts must not outlive the test by the default five idle minutes
-    (home.path / ".moraine" / "config.toml").write_text("[daemon]\nidle_exit_seconds = 2\n", encoding="utf-8")
-    return home
+    try:
+        yield home
+    finally:
+        stop_daemons([home.path / ".moraine"])
 
 
 def _run(home: Home, *extra: str) -> subprocess.CompletedProcess[str]:

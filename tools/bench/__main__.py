@@ -12,6 +12,7 @@ from rich.console import Console
 
 from moraine.config import DEFAULT_INGEST_WORKERS, MAX_INGEST_WORKERS
 from tools.bench.report import print_report
+from tools.bench.cases import MAX_VARIANTS
 from tools.bench.run import Options, run_benchmark
 
 _SETTLE_HELP = (
@@ -86,6 +87,13 @@ _SETTLE_HELP = (
 @click.option(
     "--settle-quiet", type=click.FloatRange(min=0), default=20.0, show_default=True, help=_SETTLE_HELP
 )
+@click.option(
+    "--max-variants",
+    type=click.IntRange(min=1, max=MAX_VARIANTS),
+    default=MAX_VARIANTS,
+    show_default=True,
+    help="Argument variants per case (each is called once untimed first; fewer make a quick run quicker).",
+)
 @click.option("--keep", is_flag=True, help="Keep the temporary store and corpus.")
 def main(
     events: int,
@@ -101,6 +109,7 @@ def main(
     workers: int,
     ingest_only: bool,
     settle_quiet: float,
+    max_variants: int,
     keep: bool,
 ) -> None:
     """Generate (or reuse) a corpus, ingest it into a fresh store and measure ingest and the four tools."""
@@ -120,6 +129,7 @@ def main(
         workers,
         ingest_only,
         settle_quiet,
+        max_variants,
     )
     report = run_benchmark(options)
     report.phases["total"] = time.perf_counter() - started

@@ -14,7 +14,7 @@ from typing import Any
 from moraine.ids import session_id, session_key
 from tools.bench.client import ToolClient, ToolFailed
 
-__all__ = ["Case", "build_cases", "search_args"]
+__all__ = ["MAX_VARIANTS", "Case", "build_cases", "search_args"]
 
 Json = dict[str, Any]
 DEFAULT_TYPES = ["user_input", "assistant_response"]
@@ -84,8 +84,9 @@ def _hits(client: ToolClient, args: Json) -> list[Json]:
     return results
 
 
-def build_cases(client: ToolClient, manifest: Json) -> list[Case]:
-    """Return every benchmark case with its argument variants (cases with no variant are left out)."""
+def build_cases(client: ToolClient, manifest: Json, max_variants: int = MAX_VARIANTS) -> list[Case]:
+    """Return every benchmark case with up to ``max_variants`` argument variants (cases with no variant are left
+    out)."""
     needles = manifest["needles"]
     rare = [n["query"] for n in needles if n["kind"] in _RARE_KINDS]
     rare_sessions = [moraine_session(n["locations"][0]) for n in needles if n["kind"] in _RARE_KINDS]
@@ -156,4 +157,4 @@ def build_cases(client: ToolClient, manifest: Json) -> list[Case]:
         manifest["queries"].get("paths", [])
     )
     cases.append(Case("file_attention (sessions)", "file_attention", [_attention_args(p) for p in paths]))
-    return [Case(c.name, c.tool, c.variants[:MAX_VARIANTS]) for c in cases if c.variants]
+    return [Case(c.name, c.tool, c.variants[:max_variants]) for c in cases if c.variants]

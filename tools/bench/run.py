@@ -17,7 +17,7 @@ from moraine.daemon.settings import DaemonSettings
 from moraine.store.client import Store
 from tools.bench.baseline import run_baseline
 from tools.bench.cache import NO_RESULT_CACHES, disable_result_caches, make_cold
-from tools.bench.cases import Case, build_cases
+from tools.bench.cases import MAX_VARIANTS, Case, build_cases
 from tools.bench.client import ToolClient, open_client
 from tools.bench.home import bench_env, write_config
 from tools.bench.ingest import IngestRun, run_ingest
@@ -59,6 +59,7 @@ class Options:
     workers: int = DEFAULT_INGEST_WORKERS  # [ingest] workers of the measured ingest
     ingest_only: bool = False  # measure the ingest and stop
     settle_quiet: float = 20.0  # merge-free seconds before reads are timed (tools.bench.settle)
+    max_variants: int = MAX_VARIANTS  # argument variants per case, each called once untimed before timing
 
 
 def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Json, bool]:
@@ -200,7 +201,7 @@ def _timed_phases(
         else f"merges were still running {waited:.0f} s after ingest: read figures include merge contention"
     )
     t = time.perf_counter()
-    cases = build_cases(client, manifest)
+    cases = build_cases(client, manifest, options.max_variants)
     report.relevance = check_relevance(client, manifest)
     phases["discover ids + relevance"] = time.perf_counter() - t
     console.print(f"timing {len(cases)} cases: warm ...")

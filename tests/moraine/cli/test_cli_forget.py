@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tests.moraine.cli.test_ingest import config, run  # noqa: F401  (the shared fixture and runner)
+from tests.moraine.store.quick_cleanup import keep_replaced_parts_briefly
 
 from moraine.cli import main
 from moraine.daemon.paths import DaemonPaths
@@ -29,6 +30,7 @@ def test_forget_asks_before_several_sessions_and_forgets_one_trace_file_without_
     config: Path,
     tmp_path: Path,
 ) -> None:
+    keep_replaced_parts_briefly(store)  # the forget waits on ClickHouse's cleanup: 1 s instead of 10
     run("--config", str(config), "ingest", "--source", "codex", "--source", "claude")
     codex = _sessions(store, "codex")
     assert codex > 1

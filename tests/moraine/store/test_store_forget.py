@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.moraine.store.part_bytes import files_holding
+from tests.moraine.store.quick_cleanup import keep_replaced_parts_briefly
 
 from moraine.ingest.forgetting import forget_sessions
 from moraine.store.client import Store
@@ -93,6 +94,8 @@ def test_forget_and_a_rewrite_leave_no_trace_of_the_content_in_the_stores_files(
     store: Store, ingest_into_store: object, chdb_dir: Path, tmp_path: Path
 ) -> None:
     ingest = ingest_into_store  # type: ignore[assignment]
+    # The forget's wait for the replaced parts is ClickHouse's: 1 s here (tests/e2e/test_daemon_forget: the real 10).
+    keep_replaced_parts_briefly(store)
     forgotten = (
         tmp_path / "sessions" / "rollout-2026-04-29T10-00-00-0196a000-0000-7000-8000-0000000000a1.jsonl"
     )
