@@ -1,30 +1,32 @@
-"""A bounded memo: the results of a pure function by argument, for the values traces repeat endlessly."""
+"""A bounded memo: the results of a pure function of a string, for the strings traces repeat endlessly."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 __all__ = ["Memo"]
 
-K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class Memo(Generic[K, V]):
-    """``compute``'s result per argument, at most ``entries`` of them: emptied when full (the values in use come
-    back at once, and no entry needs bookkeeping). ``compute`` must depend on its argument alone."""
+class Memo(dict[str, V]):
+    """``compute``'s result per string, read as ``memo[text]`` (a hit is one dict lookup, in C).
 
-    def __init__(self, compute: Callable[[K], V], entries: int) -> None:
+    At most ``entries`` results are kept: the memo is emptied when full (the values in use come back at once, and no
+    entry needs bookkeeping). Strings longer than ``longest`` are computed each time and not kept: long texts (hashes,
+    blobs, whole files) rarely repeat. ``compute`` must depend on its argument alone."""
+
+    def __init__(self, compute: Callable[[str], V], entries: int, longest: int) -> None:
+        super().__init__()
         self.compute = compute
         self.entries = entries
-        self.values: dict[K, V] = {}
+        self.longest = longest
 
-    def __call__(self, key: K) -> V:
-        found = self.values.get(key)
-        if found is None:
-            found = self.compute(key)
-            if len(self.values) >= self.entries:
-                self.values.clear()
-            self.values[key] = found
-        return found
+    def __missing__(self, key: str) -> V:
+        value = self.compute(key)
+        if len(key) <= self.longest:
+            if len(self) >= self.entries:
+                self.clear()
+            self[key] = value
+        return value

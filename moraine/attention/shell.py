@@ -52,9 +52,9 @@ class Operand:
 
 def shell_operands(command: str | Sequence[str]) -> list[Operand]:
     """Return the path-like operands of ``command``, in order, without duplicates."""
-    if not isinstance(command, str) or len(command) > _MEMO_CHARS:
+    if not isinstance(command, str):
         return list(_parse_operands(command))
-    return list(_memo(command))  # a list of its own: the memo keeps the tuple
+    return list(_memo[command])  # a list of its own: the memo keeps the tuple
 
 
 def _parse_operands(command: str | Sequence[str]) -> tuple[Operand, ...]:
@@ -70,8 +70,7 @@ def _parse_operands(command: str | Sequence[str]) -> tuple[Operand, ...]:
 
 # Agents run the same commands again and again (``git status``, the test command): the operands of a command, which
 # depend on its text alone, are memoised (short commands, a bounded number).
-_MEMO_CHARS = 1024
-_memo: Memo[str, tuple[Operand, ...]] = Memo(_parse_operands, 1 << 13)
+_memo: Memo[tuple[Operand, ...]] = Memo(_parse_operands, entries=1 << 13, longest=1024)
 
 
 def _operands(command: str | Sequence[str], depth: int) -> Iterator[Operand]:

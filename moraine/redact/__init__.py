@@ -61,7 +61,7 @@ def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
     if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
         return text
-    return _redact(text) if len(text) > _MEMO_CHARS else _memo(text)
+    return _memo[text]
 
 
 def _redact(text: str) -> str:
@@ -77,8 +77,7 @@ def _redact(text: str) -> str:
 # Traces repeat short strings endlessly (tool names, paths, status lines, IDs): four in five of the strings a
 # corpus redacts were redacted before. Their results are memoised (the redaction of a text depends on it alone),
 # short ones only and a bounded number (at most some 10 MB).
-_MEMO_CHARS = 256
-_memo = Memo(_redact, 1 << 15)
+_memo = Memo(_redact, entries=1 << 15, longest=256)
 
 
 def redact_value(value: Any) -> Any:

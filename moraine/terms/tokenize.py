@@ -13,6 +13,8 @@ import unicodedata
 from collections import Counter
 from itertools import chain
 
+from moraine.memo import Memo
+
 __all__ = ["MAX_TERM_CHARS", "query_terms", "term_counts", "tokenize"]
 
 MAX_TERM_CHARS = 64
@@ -86,9 +88,9 @@ def _emit(term: str, out: list[str]) -> None:
 
 def tokenize(text: str) -> list[str]:
     """Return the terms of ``text`` in order, with repeats (callers count term frequency)."""
-    cached = _cache.get
-    chunks = _CHUNK.findall(unicodedata.normalize("NFKC", text))
-    return list(chain.from_iterable([cached(chunk) or _chunk_terms(chunk) for chunk in chunks]))
+    return list(
+        chain.from_iterable(map(_chunks.__getitem__, _CHUNK.findall(unicodedata.normalize("NFKC", text))))
+    )
 
 
 def term_counts(text: str) -> tuple[dict[str, int], int]:
@@ -105,41 +107,26 @@ def term_counts(text: str) -> tuple[dict[str, int], int]:
     return counts, sum(counts.values())
 
 
-class _WordTerms(dict[str, tuple[str, ...]]):
-    """Whitespace-separated word -> its terms in order (the chunks' terms joined); bounded like ``_cache``."""
-
-    def __missing__(self, word: str) -> tuple[str, ...]:
-        terms = tuple(chain.from_iterable([_chunk_terms(chunk) for chunk in _CHUNK.findall(word)]))
-        if len(word) <= _CACHE_CHUNK_CHARS:
-            if len(self) >= _CACHE_ENTRIES:
-                self.clear()
-            self[word] = terms
-        return terms
-
-
-# Agent transcripts repeat the same words and identifiers endlessly: the terms of a chunk are memoised. The cache
-# is bounded (cleared when full) and skips long chunks (hashes, blobs) that rarely repeat.
-_CACHE_ENTRIES = 1 << 18
-_CACHE_CHUNK_CHARS = 96
-_cache: dict[str, tuple[str, ...]] = {}
-_words = _WordTerms()
-
-
 def _chunk_terms(chunk: str) -> tuple[str, ...]:
-    terms = _cache.get(chunk)
-    if terms is not None:
-        return terms
     out: list[str] = []
     if chunk.isascii():
         _tokenize_ascii(chunk, out)
     else:
         _tokenize_unicode(chunk, out)
-    terms = tuple(out)
-    if len(chunk) <= _CACHE_CHUNK_CHARS:
-        if len(_cache) >= _CACHE_ENTRIES:
-            _cache.clear()
-        _cache[chunk] = terms
-    return terms
+    return tuple(out)
+
+
+def _word_terms(word: str) -> tuple[str, ...]:
+    """A whitespace-separated word's terms in order: its chunks' terms joined."""
+    return tuple(chain.from_iterable(map(_chunks.__getitem__, _CHUNK.findall(word))))
+
+
+# Agent transcripts repeat the same words and identifiers endlessly: the terms of a chunk, and of a word, are
+# memoised (a bounded number; long chunks and words, hashes and blobs, rarely repeat and are not kept).
+_MEMO_ENTRIES = 1 << 18
+_MEMO_CHARS = 96
+_chunks = Memo(_chunk_terms, entries=_MEMO_ENTRIES, longest=_MEMO_CHARS)
+_words = Memo(_word_terms, entries=_MEMO_ENTRIES, longest=_MEMO_CHARS)
 
 
 def _tokenize_unicode(chunk: str, out: list[str]) -> None:

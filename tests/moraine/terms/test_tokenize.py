@@ -33,20 +33,20 @@ def test_overlong_terms_are_dropped_but_their_parts_kept() -> None:
 
 def test_the_memoised_chunks_give_the_same_terms_cold_and_warm() -> None:
     text = "retryBackoff retry_backoff retryBackoff src/retry.py " * 3 + "x" * 200 + " 東京タワー 東京"
-    tk._cache.clear()
+    tk._chunks.clear()
     cold = tk.tokenize(text)
     warm = tk.tokenize(text)
     assert cold == warm
     counts = Counter(cold)
     assert counts["retrybackoff"] == 6 and counts["retry"] == 12
-    assert ("x" * 200) not in tk._cache  # long chunks are not memoised
+    assert ("x" * 200) not in tk._chunks  # long chunks are not memoised
 
 
 def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tk, "_CACHE_ENTRIES", 4)
-    tk._cache.clear()
+    monkeypatch.setattr(tk._chunks, "entries", 4)
+    tk._chunks.clear()
     tk.tokenize("alpha beta gamma delta epsilon zeta")
-    assert 0 < len(tk._cache) <= 4
+    assert 0 < len(tk._chunks) <= 4
     assert tk.tokenize("alpha beta") == ["alpha", "beta"]
 
 
