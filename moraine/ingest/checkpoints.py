@@ -48,6 +48,10 @@ class Checkpoint:
     def in_flight(self) -> bool:
         return bool(self.state.get("in_flight"))
 
+    def session_keys(self) -> list[int]:
+        """The keys of the sessions the stream had opened."""
+        return [s["key"] for s in self.saved_sessions().values() if isinstance(s.get("key"), int)]
+
     def saved_sessions(self) -> dict[str, dict[str, Any]]:
         """Return the sessions' saved states (harness session id -> ``SessionState.to_json()``)."""
         sessions = self.state.get("sessions")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import pickle
 import threading
 import time
@@ -33,6 +34,7 @@ from moraine.ingest.chunk import rekey
 from moraine.ingest.discovery import discover, newest_first
 from moraine.ingest.forgetting import FORGOTTEN_MARK, scrub_checkpoint
 from moraine.ingest.identity import FileIdentity, stream_id
+from moraine.ingest.moves import Inodes, index_inodes, moved_from
 from moraine.ingest.parse import Parser, Tally, alternate_key
 from moraine.ingest.progress import Progress
 from moraine.ingest.publisher import Publisher
@@ -97,6 +99,7 @@ class Ingestor:
         self.worker_min_bytes = worker_min_bytes
         self._checkpoints: dict[str, dict[int, Checkpoint]] = {}
         self._owners: dict[str, dict[int, int]] = {}
+        self._inodes: dict[str, Inodes] = {}  # source -> its checkpoints by file (moraine.ingest.moves)
         self._parser = Parser(redact, self._owners)
         self._batch_streams: dict[int, Stream] = {}
         self._summary = IngestSummary()
@@ -116,6 +119,7 @@ class Ingestor:
             ruleset()  # built once per process (1-2 s): before the first file, not on the first line watched
         self._summary = IngestSummary()
         self._parser.tally = Tally()
+        self._inodes.clear()  # built again from the checkpoints when a new file appears
         plan: list[_Entry] = []
         ready: list[SourceConfig] = []  # the sources with an adapter and a reader, files or not
         self._custom = {}
@@ -247,13 +251,9 @@ class Ingestor:
             found = load_checkpoints(self.store, source.name)
             roll_back_vanished(self.store, source, found)
             self._checkpoints[source.name] = found
-            owners: dict[int, int] = {}
-            for cp in found.values():
-                for saved in cp.saved_sessions().values():
-                    key = saved.get("key")
-                    if isinstance(key, int):
-                        owners[key] = cp.stream_id
-            self._owners[source.name] = owners
+            self._owners[source.name] = {
+                key: cp.stream_id for cp in found.values() for key in cp.session_keys()
+            }
         return found
 
     def _open(self, source: SourceConfig, reader: Reader, path: Path) -> Stream | None:
@@ -269,6 +269,8 @@ class Ingestor:
         if committed is not None and committed.state.get(FORGOTTEN_MARK) and not committed.in_flight:
             self._summary.unchanged += 1  # every session of the file was forgotten: never read it again
             return None
+        if committed is None and reader.byte_offsets:
+            self._take_over_moved(source, path, stat)
         saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
         # A SQLite source in WAL mode commits into its -wal file: the database file's stat says nothing then.
         wal_pending = not reader.byte_offsets and Path(f"{path}-wal").exists()
@@ -300,6 +302,29 @@ class Ingestor:
                     delete_stream_tail(self.store, sid, committed.offset, source.name, str(path))
                 stream.resume(committed)
         return stream
+
+    def _take_over_moved(self, source: SourceConfig, path: Path, stat: os.stat_result) -> None:
+        """When ``path`` is a file moved from a path that is gone (``moraine.ingest.moves``), delete the rows read
+        at the old path and give up its sessions' keys: the file is read again from its new path under them."""
+        checkpoints = self._source_checkpoints(source)
+        index = self._inodes.get(source.name)
+        if index is None:
+            index = self._inodes[source.name] = index_inodes(checkpoints)
+        moved = moved_from(checkpoints, index, path, stat)
+        if moved is None or moved.stream_id in self._batch_streams:  # rows still to publish: keep them apart
+            return
+        keys = moved.session_keys()
+        self._settle()
+        delete_stream(self.store, moved.stream_id, keys, source.name, moved.path)
+        del checkpoints[moved.stream_id]
+        del index[(stat.st_dev, stat.st_ino)]
+        owners = self._owners.setdefault(source.name, {})
+        for key in keys:
+            if owners.get(key) == moved.stream_id:
+                del owners[key]
+        logger.info(
+            "%s was moved to %s: read again there, the rows of its old path replaced", moved.path, path
+        )
 
     def _release(self, stream: Stream) -> None:
         """Give up the session keys a rewritten stream held before (see ``_restart``)."""
@@ -365,7 +390,7 @@ class Ingestor:
 
     def _restart(self, stream: Stream, committed: Checkpoint) -> None:
         """Forget a rewritten file's rows and state; it is read again from the start under a new generation."""
-        keys = [s["key"] for s in committed.saved_sessions().values() if isinstance(s.get("key"), int)]
+        keys = committed.session_keys()
         self._settle()
         delete_stream(self.store, stream.id, keys, stream.source.name, str(stream.path))
         stream.released = keys  # given up when the stream is read: streams before it still see them held
