@@ -79,6 +79,24 @@ def test_every_tool_case_has_warm_cold_and_concurrent_percentiles(run: tuple[dic
     assert concurrent["calls_per_second"] > 0
 
 
+def test_each_query_is_called_once_through_a_fresh_moraine_mcp_right_after_the_ingest(
+    run: tuple[dict[str, Any], str],
+) -> None:
+    report, stdout = run
+    first = report["first_calls_via_mcp"]
+    assert 0 < first["daemon_start_seconds"] < 600
+    names = [c["case"] for c in first["cases"]]
+    assert names == [
+        "search rare global", "search common global", "search multi-term global",
+        "search rare session", "search common session", "search multi-term session",
+    ]  # fmt: skip
+    for case in first["cases"]:
+        _sane(case)
+        assert case["n"] == MAX_VARIANTS  # every query once, none of them failed
+    assert "First call of each query through moraine mcp" in stdout
+    assert report["phases_seconds"]["first calls via moraine mcp"] > 0
+
+
 def test_the_session_written_last_is_found_during_the_backfill(run: tuple[dict[str, Any], str]) -> None:
     ingest = run[0]["ingest"]
     newest = ingest["newest"]
@@ -121,7 +139,7 @@ def test_the_report_names_the_machine_and_prints_a_table(run: tuple[dict[str, An
 
 def test_every_target_is_checked_against_a_figure(run: tuple[dict[str, Any], str]) -> None:
     targets = run[0]["targets"]
-    assert len(targets) == 12
+    assert len(targets) == 13
     for target in targets:
         assert target["figure"] is not None and target["figure"] >= 0, target
         assert target["met"] in (True, False)

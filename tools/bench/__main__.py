@@ -94,6 +94,13 @@ _SETTLE_HELP = (
     show_default=True,
     help="Argument variants per case (each is called once untimed first; fewer make a quick run quicker).",
 )
+@click.option(
+    "--first-calls/--no-first-calls",
+    default=True,
+    show_default=True,
+    help="Right after the ingest, call each global and session search once through a fresh `moraine mcp` (its "
+    "daemon starting, the embedder catching up) and time those first calls.",
+)
 @click.option("--keep", is_flag=True, help="Keep the temporary store and corpus.")
 def main(
     events: int,
@@ -110,6 +117,7 @@ def main(
     ingest_only: bool,
     settle_quiet: float,
     max_variants: int,
+    first_calls: bool,
     keep: bool,
 ) -> None:
     """Generate (or reuse) a corpus, ingest it into a fresh store and measure ingest and the four tools."""
@@ -130,6 +138,7 @@ def main(
         ingest_only,
         settle_quiet,
         max_variants,
+        first_calls,
     )
     report = run_benchmark(options)
     report.phases["total"] = time.perf_counter() - started

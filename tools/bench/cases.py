@@ -14,11 +14,19 @@ from typing import Any
 from moraine.ids import session_id, session_key
 from tools.bench.client import ToolClient, ToolFailed
 
-__all__ = ["MAX_VARIANTS", "Case", "build_cases", "search_args"]
+__all__ = [
+    "MAX_VARIANTS",
+    "RARE_KINDS",
+    "Case",
+    "build_cases",
+    "manifest_cases",
+    "moraine_session",
+    "search_args",
+]
 
 Json = dict[str, Any]
 DEFAULT_TYPES = ["user_input", "assistant_response"]
-_RARE_KINDS = ("user_rare", "assistant_ident", "unicode", "cjk")
+RARE_KINDS = ("user_rare", "assistant_ident", "unicode", "cjk")
 MAX_VARIANTS = 10  # argument variants per case: each is warmed up once, so more would only cost time
 
 
@@ -84,32 +92,19 @@ def _hits(client: ToolClient, args: Json) -> list[Json]:
     return results
 
 
-def build_cases(client: ToolClient, manifest: Json, max_variants: int = MAX_VARIANTS) -> list[Case]:
-    """Return every benchmark case with up to ``max_variants`` argument variants (cases with no variant are left
-    out)."""
-    needles = manifest["needles"]
-    rare = [n["query"] for n in needles if n["kind"] in _RARE_KINDS]
-    rare_sessions = [moraine_session(n["locations"][0]) for n in needles if n["kind"] in _RARE_KINDS]
+def _biggest_sessions(manifest: Json) -> list[str]:
+    return [moraine_session(s) for s in sorted(manifest["sessions"], key=lambda s: -s["events"])[:4]]
+
+
+def manifest_cases(manifest: Json, max_variants: int = MAX_VARIANTS) -> list[Case]:
+    """Return the search cases whose arguments the manifest alone gives (global and session scope): no call is
+    made to find them."""
+    needles = [n for n in manifest["needles"] if n["kind"] in RARE_KINDS]
+    rare = [n["query"] for n in needles]
+    rare_sessions = [moraine_session(n["locations"][0]) for n in needles]
     common: list[str] = manifest["queries"]["common"]
     multi: list[str] = manifest["queries"]["multi"]
-    biggest = sorted(manifest["sessions"], key=lambda s: -s["events"])[:4]
-    big_sessions = [moraine_session(s) for s in biggest]
-
-    def turns_of(queries: list[str], scopes: Sequence[str | None]) -> list[str]:
-        found: list[str] = []
-        for query in queries:
-            for scope in scopes:
-                found.extend(h["open"]["turn_id"] for h in _hits(client, search_args(query, scope))[:2])
-        return list(dict.fromkeys(found))[:12]
-
-    rare_turns = turns_of(rare, [None])
-    common_turns = turns_of(common, big_sessions[:2])
-    multi_turns = turns_of(multi, big_sessions[:2])
-    events = list(
-        dict.fromkeys(
-            h["open"]["event_id"] for q in [*common, *rare] for h in _hits(client, search_args(q))[:3]
-        )
-    )[:20]
+    big_sessions = _biggest_sessions(manifest)
     cases = [
         Case("search rare global", "search_sessions", [search_args(q) for q in rare]),
         Case("search common global", "search_sessions", [search_args(q) for q in common]),
@@ -129,6 +124,35 @@ def build_cases(client: ToolClient, manifest: Json, max_variants: int = MAX_VARI
             "search_sessions",
             [search_args(q, s) for q in multi for s in big_sessions],
         ),
+    ]
+    return [Case(c.name, c.tool, c.variants[:max_variants]) for c in cases if c.variants]
+
+
+def build_cases(client: ToolClient, manifest: Json, max_variants: int = MAX_VARIANTS) -> list[Case]:
+    """Return every benchmark case with up to ``max_variants`` argument variants (cases with no variant are left
+    out)."""
+    rare = [n["query"] for n in manifest["needles"] if n["kind"] in RARE_KINDS]
+    common: list[str] = manifest["queries"]["common"]
+    multi: list[str] = manifest["queries"]["multi"]
+    big_sessions = _biggest_sessions(manifest)
+
+    def turns_of(queries: list[str], scopes: Sequence[str | None]) -> list[str]:
+        found: list[str] = []
+        for query in queries:
+            for scope in scopes:
+                found.extend(h["open"]["turn_id"] for h in _hits(client, search_args(query, scope))[:2])
+        return list(dict.fromkeys(found))[:12]
+
+    rare_turns = turns_of(rare, [None])
+    common_turns = turns_of(common, big_sessions[:2])
+    multi_turns = turns_of(multi, big_sessions[:2])
+    events = list(
+        dict.fromkeys(
+            h["open"]["event_id"] for q in [*common, *rare] for h in _hits(client, search_args(q))[:3]
+        )
+    )[:20]
+    cases = [
+        *manifest_cases(manifest, max_variants),
         Case(
             "search rare turn", "search_sessions", [search_args(q, t) for q in rare for t in rare_turns[:1]]
         ),
@@ -153,7 +177,7 @@ def build_cases(client: ToolClient, manifest: Json, max_variants: int = MAX_VARI
     end = datetime.fromisoformat(manifest["time_range"]["end"].replace("Z", "+00:00")) + timedelta(seconds=1)
     windows = [(end - timedelta(days=d), end) for d in (1, 7, 30)] + [(start, end)]
     cases.append(Case("list_sessions (20 per page)", "list_sessions", [_list_args(a, b) for a, b in windows]))
-    paths = [n["query"] for n in needles if n["kind"] == "file_path"] + list(
+    paths = [n["query"] for n in manifest["needles"] if n["kind"] == "file_path"] + list(
         manifest["queries"].get("paths", [])
     )
     cases.append(Case("file_attention (sessions)", "file_attention", [_attention_args(p) for p in paths]))

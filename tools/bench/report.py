@@ -36,6 +36,10 @@ class Report:
     phases: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     semantic: SemanticRun | None = None
+    first_calls: list[CaseResult] = field(
+        default_factory=list
+    )  # through a fresh `moraine mcp`, once per query
+    daemon_start_seconds: float | None = None  # `moraine mcp` spawned -> its first answer
 
     def search_ratio(self) -> dict[str, float]:
         """Return baseline p50 / warm search p50, per query class (global scope)."""
@@ -81,6 +85,14 @@ class Report:
             "ingest": self.ingest.to_json() if self.ingest else None,
             "watch": self.watch,
             "warm": cases(self.warm),
+            "first_calls_via_mcp": (
+                {
+                    "daemon_start_seconds": round(self.daemon_start_seconds or 0.0, 2),
+                    "cases": cases(self.first_calls),
+                }
+                if self.first_calls
+                else None
+            ),
             "cold": cases(self.cold),
             "cold_method": self.cold_method,
             "concurrent": concurrent,
@@ -209,6 +221,8 @@ def print_report(report: Report, console: Console | None = None) -> None:
             f"8 concurrent clients: {cc.calls:,} calls in {cc.seconds:.1f} s = {cc.calls_per_second:.1f} calls/s"
         )
     console.print(f"cold = {report.cold_method}")
+    if report.first_calls:
+        _print_first_calls(report, console)
     if report.baseline:
         table = Table(title="Search vs. grep over the raw files (global scope, p50)")
         for head in ("query class", "baseline", "baseline ms", "moraine warm ms", "speed-up"):
@@ -273,4 +287,23 @@ def _print_semantic(run: SemanticRun, console: Console) -> None:
             b = busy.get(r.name)
             row += [f"{b.p50:.1f}", f"{b.p95:.1f}"] if b else ["-", "-"]
         table.add_row(*row)
+    console.print(table)
+
+
+def _print_first_calls(report: Report, console: Console) -> None:
+    console.print(
+        f"first calls: `moraine mcp` answered {report.daemon_start_seconds or 0:.1f} s after it was spawned (its "
+        "daemon starting on the store just written); then each query once, timed at the client"
+    )
+    table = Table(title="First call of each query through moraine mcp, right after the ingest (ms)")
+    for head in ("case", "calls", "p50", "p95", "max", "errors"):
+        table.add_column(head, justify="right")
+    for r in report.first_calls:
+        lat = r.latency
+        cells = (
+            [str(lat.n), f"{lat.p50:.1f}", f"{lat.p95:.1f}", f"{lat.max:.1f}"]
+            if lat
+            else ["0", "-", "-", "-"]
+        )
+        table.add_row(r.name, *cells, str(len(r.errors) or ""))
     console.print(table)

@@ -17,11 +17,12 @@ from moraine.daemon.settings import DaemonSettings
 from moraine.store.client import Store
 from tools.bench.baseline import run_baseline
 from tools.bench.cache import NO_RESULT_CACHES, disable_result_caches, make_cold
-from tools.bench.cases import MAX_VARIANTS, Case, build_cases
+from tools.bench.cases import MAX_VARIANTS, RARE_KINDS, Case, build_cases, manifest_cases
 from tools.bench.client import ToolClient, open_client
+from tools.bench.first_call import measure_first_calls
 from tools.bench.home import bench_env, write_config
 from tools.bench.ingest import IngestRun, run_ingest
-from tools.bench.latency import run_cold, run_concurrent, run_warm
+from tools.bench.latency import CaseResult, run_cold, run_concurrent, run_warm
 from tools.bench.newest import plant_newest
 from tools.bench.machine import describe_machine
 from tools.bench.relevance import check_relevance
@@ -40,7 +41,6 @@ from tools.corpus import MANIFEST, generate
 __all__ = ["Options", "run_benchmark"]
 
 Json = dict[str, Any]
-_RARE_KINDS = ("user_rare", "assistant_ident", "unicode", "cjk")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,9 @@ class Options:
     ingest_only: bool = False  # measure the ingest and stop
     settle_quiet: float = 20.0  # merge-free seconds before reads are timed (tools.bench.settle)
     max_variants: int = MAX_VARIANTS  # argument variants per case, each called once untimed before timing
+    first_calls: bool = (
+        True  # time each query's first call through a fresh `moraine mcp` (tools.bench.first_call)
+    )
 
 
 def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Json, bool]:
@@ -85,7 +88,7 @@ def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Js
 def _baseline_queries(manifest: Json) -> dict[str, list[list[str]]]:
     needles = manifest["needles"]
     return {
-        "rare": [n["terms"] for n in needles if n["kind"] in _RARE_KINDS],
+        "rare": [n["terms"] for n in needles if n["kind"] in RARE_KINDS],
         "common": [[q] for q in manifest["queries"]["common"]],
         "multi-term": [q.split() for q in manifest["queries"]["multi"]],
     }
@@ -127,8 +130,18 @@ def run_benchmark(options: Options, console: Console | None = None) -> Report:
             report = Report(machine=machine, corpus=corpus, client="none (--ingest-only)", phases=phases)
             report.ingest = ingest
             return report
+        first: tuple[list[CaseResult], float] | None = None
+        if options.first_calls:
+            console.print(
+                "first calls through moraine mcp (its daemon starting, the embedder catching up) ..."
+            )
+            t = time.perf_counter()
+            first = measure_first_calls(home, manifest_cases(manifest, options.max_variants))
+            phases["first calls via moraine mcp"] = time.perf_counter() - t
         report = _query_phases(options, home, root, manifest, machine, corpus, console, phases)
         report.ingest = ingest
+        if first is not None:
+            report.first_calls, report.daemon_start_seconds = first
         if report.semantic is not None:
             console.print(
                 f"ingesting again with the embedder running ({options.semantic_threads} thread(s)) ..."
