@@ -88,11 +88,12 @@ def test_each_query_is_called_once_through_a_fresh_moraine_mcp_right_after_the_i
     names = [c["case"] for c in first["cases"]]
     assert names == [
         "search rare global", "search common global", "search multi-term global",
-        "search rare session", "search common session", "search multi-term session",
+        "search rare session", "search common session", "search multi-term session", "every query (pooled)",
     ]  # fmt: skip
     for case in first["cases"]:
         _sane(case)
-        assert case["n"] == MAX_VARIANTS  # every query once, none of them failed
+    assert all(case["n"] == MAX_VARIANTS for case in first["cases"][:-1])  # every query once, none failed
+    assert first["cases"][-1]["n"] == 6 * MAX_VARIANTS
     assert "First call of each query through moraine mcp" in stdout
     assert report["phases_seconds"]["first calls via moraine mcp"] > 0
 

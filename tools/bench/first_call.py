@@ -14,7 +14,6 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import anyio
 
@@ -26,21 +25,22 @@ from tools.bench.home import bench_env
 from tools.bench.latency import CaseResult
 from tools.bench.stats import Latency
 
-__all__ = ["measure_first_calls"]
+__all__ = ["POOLED", "measure_first_calls"]
 
-Json = dict[str, Any]
 MORAINE = Path(sys.executable).with_name("moraine")
+POOLED = "every query (pooled)"  # the last result: all the calls above as one sample
 _EMPTY_WINDOW = {"start_datetime": "2000-01-01T00:00:00Z", "end_datetime": "2000-01-02T00:00:00Z", "limit": 1}
 _STOP_SECONDS = 60.0  # a daemon closing a 1,000,000-event store with merges running
 
 
 def measure_first_calls(home: Path, cases: list[Case]) -> tuple[list[CaseResult], float]:
-    """Time each variant's one call through a fresh ``moraine mcp``; return the results per case and the seconds
-    from spawning it to its first answer (the daemon's start, untimed in the cases)."""
+    """Time each variant's one call through a fresh ``moraine mcp``; return the results per case (and last, every
+    call pooled) and the seconds from spawning it to its first answer (the daemon's start, untimed in the cases)."""
     from mcp import Client, StdioServerParameters  # here: the package imports this module (worker_cpu's RSS)
 
     params = StdioServerParameters(command=str(MORAINE), args=["mcp"], env=bench_env(home), cwd=str(home))
     results: list[CaseResult] = []
+    pooled: list[float] = []
     started = 0.0
 
     async def main() -> None:
@@ -66,6 +66,9 @@ def measure_first_calls(home: Path, cases: list[Case]) -> tuple[list[CaseResult]
                         samples.append(elapsed)
                 latency = Latency.of(samples) if samples else None
                 results.append(CaseResult(case.name, case.tool, latency, errors[:5]))
+                pooled.extend(samples)
+            if pooled:
+                results.append(CaseResult(POOLED, "search_sessions", Latency.of(pooled)))
 
     try:
         anyio.run(main)
