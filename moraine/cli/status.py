@@ -12,6 +12,7 @@ from rich.table import Table
 from moraine.config import load_config
 from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.report import report_via_daemon
+from moraine.daemon.writer_lock import held_reason
 from moraine.errors import ConfigError, StoreError
 from moraine.harnesses.found import FoundAgent, agents_found, sessions_by_source
 from moraine.ingest.adapters import has_adapter, reader_for
@@ -44,6 +45,9 @@ def status(ctx: click.Context, error_limit: int) -> None:
         counts, coverage, errors, backfill = served.counts, served.coverage, served.errors, served.backfill
     else:
         restrict_process()  # opening an embedded store may create its files: user-only
+        writer = held_reason(config)  # before chDB prints its own lock error
+        if writer is not None:
+            raise click.ClickException(writer)
         try:
             store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
         except StoreError as exc:

@@ -18,6 +18,8 @@ from moraine.config import Config
 from moraine.daemon.client import DaemonConnection
 from moraine.daemon.launcher import live_state
 from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.writer_lock import held_reason
+from moraine.errors import StoreError
 from moraine.private_files import restrict_process
 from moraine.server.runtime import open_deps
 from moraine.server.service import ToolCall, ToolReply, ToolService
@@ -32,7 +34,7 @@ async def open_tool_call(config: Config) -> AsyncIterator[ToolCall]:
     Calls carry the current directory as the launch directory (``file_attention`` resolves paths against it).
 
     Raises:
-        StoreError: no daemon runs and the store cannot be opened.
+        StoreError: no daemon runs and the store cannot be opened (a writer holding it is named).
         DaemonUnreachable: the daemon went away during a call.
     """
     state = live_state(DaemonPaths(config.home))
@@ -49,6 +51,9 @@ async def open_tool_call(config: Config) -> AsyncIterator[ToolCall]:
             await connection.aclose()
         return
     restrict_process()  # opening the store (and the cursor secret) may create files under the home: user-only
+    held = held_reason(config)  # before chDB prints its own lock error
+    if held is not None:
+        raise StoreError(held)
     deps = open_deps(config, launch_dir=Path(os.getcwd()))
     try:
         yield ToolService(deps, load_handler_table()).call

@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from moraine.config import Config
 from moraine.daemon.locks import FileLock
 from moraine.daemon.logmask import mask_credentials
+from moraine.daemon.paths import DaemonPaths
 
-__all__ = ["StoreBusy", "StoreWriterLock", "store_identity"]
+__all__ = ["StoreBusy", "StoreWriterLock", "held_reason", "store_identity"]
 
 _DEFAULT_PORTS = {"http": 8123, "https": 8443}
 
@@ -43,6 +45,15 @@ def store_identity(dsn: str, database: str) -> str:
     scheme = url.scheme.lower()
     port = url.port or _DEFAULT_PORTS.get(scheme, 0)
     return f"{scheme}://{(url.hostname or '').lower()}:{port}|{database}"
+
+
+def held_reason(config: Config) -> str | None:
+    """Why ``config``'s embedded store cannot be opened by a one-shot command: the writer holding it and what to do
+    (None for a ClickHouse server, which any number of clients open, or when no writer holds it)."""
+    if not config.store_dsn.startswith("chdb://"):
+        return None
+    lock = StoreWriterLock(DaemonPaths(config.home).run_dir, config.store_dsn, config.database)
+    return lock.held_elsewhere()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +86,18 @@ class StoreWriterLock:
     def release(self) -> None:
         self._lock.release()
 
+    def held_elsewhere(self) -> str | None:
+        """Why a one-shot command cannot open the store, when a writer holds it (None when nobody does).
+
+        An embedded store opens in one process at a time, so a command that reads it fails while ``moraine ingest``
+        (or a daemon not yet answering) writes to it; this names the holder and what to do, where chDB's own error
+        says only that the directory is locked."""
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if self._lock.try_acquire():
+            self._lock.release()
+            return None
+        return self._refusal("read", self._holder())
+
     def _holder(self) -> _Holder | None:
         try:
             raw: Any = json.loads(self.path.read_text(encoding="utf-8"))
@@ -93,6 +116,8 @@ class StoreWriterLock:
                     "twice. Let the daemon do it (`moraine status` shows its progress), or stop it "
                     f"(kill {holder.pid if holder else '<pid>'}) and run `moraine ingest` again."
                 )
+            if role == "read":
+                return f"{who} and is not answering yet; try again once `moraine status` shows it ready."
             return f"{who}; stop it first (kill {holder.pid if holder else '<pid>'})."
         return (
             f"`moraine ingest` ({pid}) is writing to the store {store}; wait for it to finish, or stop it "

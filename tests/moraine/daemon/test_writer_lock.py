@@ -63,3 +63,22 @@ def test_two_databases_on_one_server_are_two_stores(tmp_path: Path) -> None:
         other.release()
     finally:
         first.release()
+
+
+def test_a_reader_is_told_who_holds_the_store_and_nothing_when_nobody_does(tmp_path: Path) -> None:
+    dsn = f"chdb://{tmp_path}/store"
+    reader = StoreWriterLock(tmp_path / "run", dsn, "moraine")
+    assert reader.held_elsewhere() is None
+    assert reader.held_elsewhere() is None  # looking did not take the lock
+    for role, expected in (
+        ("ingest", f"`moraine ingest` (pid {os.getpid()}) is writing to the store chdb:"),
+        ("daemon", f"the Moraine daemon (pid {os.getpid()}) owns the store chdb:"),
+    ):
+        holder = StoreWriterLock(tmp_path / "run", dsn, "moraine")
+        holder.acquire(role)
+        try:
+            told = reader.held_elsewhere()
+        finally:
+            holder.release()
+        assert told is not None and expected in told, told
+    assert "is not answering yet" in (told or "")
