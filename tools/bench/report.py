@@ -36,9 +36,8 @@ class Report:
     phases: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     semantic: SemanticRun | None = None
-    first_calls: list[CaseResult] = field(
-        default_factory=list
-    )  # through a fresh `moraine mcp`, once per query
+    # Each query once through a fresh `moraine mcp` (tools.bench.first_call), every call pooled last.
+    first_calls: list[CaseResult] = field(default_factory=list)
     daemon_start_seconds: float | None = None  # `moraine mcp` spawned -> its first answer
 
     def search_ratio(self) -> dict[str, float]:

@@ -60,9 +60,8 @@ class Options:
     ingest_only: bool = False  # measure the ingest and stop
     settle_quiet: float = 20.0  # merge-free seconds before reads are timed (tools.bench.settle)
     max_variants: int = MAX_VARIANTS  # argument variants per case, each called once untimed before timing
-    first_calls: bool = (
-        True  # time each query's first call through a fresh `moraine mcp` (tools.bench.first_call)
-    )
+    # Time each query's first call through a fresh `moraine mcp` (tools.bench.first_call).
+    first_calls: bool = True
 
 
 def _corpus(options: Options, scratch: Path, console: Console) -> tuple[Path, Json, bool]:
