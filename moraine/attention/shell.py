@@ -54,7 +54,7 @@ def shell_operands(command: str | Sequence[str]) -> list[Operand]:
     """Return the path-like operands of ``command``, in order, without duplicates."""
     if not isinstance(command, str):
         return list(_parse_operands(command))
-    return list(_memo[command])  # a list of its own: the memo keeps the tuple
+    return list(_memo(command))  # a list of its own: the memo keeps the tuple
 
 
 def _parse_operands(command: str | Sequence[str]) -> tuple[Operand, ...]:

@@ -61,7 +61,7 @@ def redact_text(text: str) -> str:
     """Return ``text`` with every recognized secret replaced."""
     if len(text) < 8:  # no secret shape is shorter ("pwd=abcd")
         return text
-    return _memo[text]
+    return _memo(text)  # a long text is redacted without being hashed for the memo first
 
 
 def _redact(text: str) -> str:

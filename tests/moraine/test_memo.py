@@ -35,3 +35,6 @@ def test_a_string_longer_than_longest_is_computed_each_time_and_not_kept() -> No
     assert [memo["long text"], memo["long text"], memo["tiny"], memo["tiny"]] == [9, 9, 4, 4]
     assert calls == ["long text", "long text", "tiny"]
     assert memo == {"tiny": 4}
+    assert [memo("long text"), memo("tiny"), memo("tiny")] == [9, 4, 4]  # called: the same results and memo
+    assert calls == ["long text", "long text", "tiny", "long text"]
+    assert memo == {"tiny": 4}
