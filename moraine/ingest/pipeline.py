@@ -270,7 +270,7 @@ class Ingestor:
             self._summary.unchanged += 1  # every session of the file was forgotten: never read it again
             return None
         if committed is None and reader.byte_offsets:
-            self._take_over_moved(source, path, stat)
+            self._take_over_moved(source, sid, path, stat)
         saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
         # A SQLite source in WAL mode commits into its -wal file: the database file's stat says nothing then.
         wal_pending = not reader.byte_offsets and Path(f"{path}-wal").exists()
@@ -303,9 +303,10 @@ class Ingestor:
                 stream.resume(committed)
         return stream
 
-    def _take_over_moved(self, source: SourceConfig, path: Path, stat: os.stat_result) -> None:
-        """When ``path`` is a file moved from a path that is gone (``moraine.ingest.moves``), delete the rows read
-        at the old path and give up its sessions' keys: the file is read again from its new path under them."""
+    def _take_over_moved(self, source: SourceConfig, sid: int, path: Path, stat: os.stat_result) -> None:
+        """When ``path`` (stream ``sid``) is a file moved from a path that is gone (``moraine.ingest.moves``), delete
+        the rows read at the old path and hand its sessions' keys to ``sid`` at once, so streams opened before it but
+        read after it still see them held: the file is read again from its new path under them."""
         checkpoints = self._source_checkpoints(source)
         index = self._inodes.get(source.name)
         if index is None:
@@ -321,7 +322,7 @@ class Ingestor:
         owners = self._owners.setdefault(source.name, {})
         for key in keys:
             if owners.get(key) == moved.stream_id:
-                del owners[key]
+                owners[key] = sid
         logger.info(
             "%s was moved to %s: read again there, the rows of its old path replaced", moved.path, path
         )

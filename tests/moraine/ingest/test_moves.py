@@ -76,3 +76,23 @@ def test_a_file_moved_and_then_rewritten_is_a_new_file(store: Store, tmp_path: P
     ingest(store, new)
     assert session_key("codex", "first") in {row[0] for row in events(store)}  # the old rows stay
     assert str(old) in _checkpoint_paths(store)
+
+
+def test_a_file_opened_before_the_moved_one_and_read_after_it_does_not_take_its_key(
+    store: Store, tmp_path: Path
+) -> None:
+    old, new, other = tmp_path / "a.jsonl", tmp_path / "moved" / "a.jsonl", tmp_path / "c.jsonl"
+    new.parent.mkdir()
+    write_lines(old, conversation("kept", turns=2))
+    ingest(store, old)
+    old.rename(new)
+    write_lines(other, conversation("kept", turns=1, prefix="other "))  # another file holding that session
+    # A worker reads both; the owner opens the moved file while the other one's rows are still to come.
+    ingest(store, other, new, workers=1, worker_min_bytes=0)
+    key = session_key("codex", "kept")
+    rows = events(store)
+    assert [row[5] for row in rows if row[0] == key and row[4] == "user_input"] == [
+        "question 1 about parseConfigFile",
+        "question 2 about parseConfigFile",
+    ]  # the moved file's session keeps its key
+    assert len({row[0] for row in rows}) == 2  # the other file's copy is kept apart
