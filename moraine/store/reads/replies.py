@@ -22,16 +22,77 @@ answer first, or just after the question, lowered that set's paraphrase / partia
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from moraine.ranking import PROMPT_SHARE, REPLY_REACH
 from moraine.terms.asking import asks_about
 from moraine.store.client import Store
 from moraine.store.reads.scored import Scored
 
-__all__ = ["SPOKEN", "replies_first"]
+__all__ = [
+    "ASKS",
+    "SPOKEN",
+    "find_replies",
+    "lift_replies",
+    "reach",
+    "replies_first",
+    "window_condition",
+    "window_parameters",
+]
 
 SPOKEN = "user_input"  # what a person says; a reply is one person answering another
+ASKS = "(position(text, '?') > 0 OR position(text, '？') > 0)"  # an event that may ask something
+
+
+def reach(types: Sequence[str]) -> int:
+    """How many seqs after a candidate its reply may be: ``REPLY_REACH`` when the search covers what a person says,
+    else 0 (no candidate can hand its place on)."""
+    return REPLY_REACH if SPOKEN in types else 0
+
+
+def window_condition(turn_seq: int | None) -> str:
+    """The condition on the events a candidate's reply may be in: from each candidate (parameter ``pairs``) to
+    ``reach`` seqs after it, within ``turn_seq`` when scoped (the parameters of ``window_parameters``)."""
+    where = (
+        "session_key IN {keys:Array(UInt64)} AND arrayExists(p -> p.1 = session_key AND seq >= p.2 "
+        "AND seq <= p.2 + {reach:UInt32}, {pairs:Array(Tuple(UInt64, UInt32))})"
+    )
+    return where + (" AND turn_seq = {turn_seq:UInt32}" if turn_seq is not None else "")
+
+
+def window_parameters(
+    ranked: Sequence[Scored], types: Sequence[str], turn_seq: int | None
+) -> dict[str, object]:
+    """The parameters of ``window_condition`` for these candidates."""
+    pairs = sorted({row.ref for row in ranked})
+    params: dict[str, object] = {
+        "keys": sorted({key for key, _ in pairs}),
+        "pairs": pairs,
+        "reach": reach(types),
+    }
+    if turn_seq is not None:
+        params["turn_seq"] = turn_seq
+    return params
+
+
+def find_replies(
+    rows: Iterable[tuple[int, int, str, str]], words: Collection[str]
+) -> dict[tuple[int, int], int]:
+    """From the events of the candidates' windows, each as (session key, seq, type, text: given for the candidates
+    that may ask, else empty), return the candidate prompts that ask about ``words``, each with the seq of the event
+    that follows it in its session when that event is a ``user_input`` too."""
+    kinds: dict[tuple[int, int], str] = {}
+    prompts: list[tuple[int, int]] = []
+    for key, seq, kind, text in rows:
+        kinds[(key, seq)] = kind
+        if text and asks_about(text, words):
+            prompts.append((key, seq))
+    out: dict[tuple[int, int], int] = {}
+    for key, seq in prompts:
+        after = [s for k, s in kinds if k == key and s > seq]
+        if after and kinds[(key, seq)] == SPOKEN and kinds[(key, min(after))] == SPOKEN:
+            out[(key, seq)] = min(after)
+    return out
 
 
 def _replies(
@@ -41,43 +102,16 @@ def _replies(
     types: Sequence[str],
     turn_seq: int | None,
 ) -> dict[tuple[int, int], int]:
-    """The candidate ``user_input`` events (session key, seq) that ask about ``words``, each with the seq of the
-    event that follows it in its session when that event is a ``user_input`` too (and ``types`` include them).
-
-    One read: the events from each candidate to ``REPLY_REACH`` seqs after it, with the text of the candidates that
-    hold a question mark (the rest of the text is not needed).
-    """
-    if SPOKEN not in types:
+    """``find_replies`` over one read: the candidates' windows, with the text of the candidates that hold a
+    question mark (the rest of the text is not needed)."""
+    if not reach(types):
         return {}
-    pairs = sorted({row.ref for row in ranked})
-    where = ""
-    params: dict[str, object] = {
-        "keys": sorted({key for key, _ in pairs}),
-        "pairs": pairs,
-        "reach": REPLY_REACH,
-    }
-    if turn_seq is not None:
-        where, params["turn_seq"] = " AND turn_seq = {turn_seq:UInt32}", turn_seq
     rows = store.query(
         "SELECT session_key, seq, type, if((session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))} "
-        "AND (position(text, '?') > 0 OR position(text, '？') > 0), text, '') "
-        f"FROM {store.table('events')} WHERE session_key IN {{keys:Array(UInt64)}} "
-        "AND arrayExists(p -> p.1 = session_key AND seq >= p.2 AND seq <= p.2 + {reach:UInt32}, "
-        "{pairs:Array(Tuple(UInt64, UInt32))})" + where,
-        params,
+        f"AND {ASKS}, text, '') FROM {store.table('events')} WHERE {window_condition(turn_seq)}",
+        window_parameters(ranked, types, turn_seq),
     )
-    kinds: dict[tuple[int, int], str] = {}
-    prompts: list[tuple[int, int]] = []
-    for key, seq, kind, text in rows:
-        kinds[(int(key), int(seq))] = str(kind)
-        if text and asks_about(str(text), words):
-            prompts.append((int(key), int(seq)))
-    out: dict[tuple[int, int], int] = {}
-    for key, seq in prompts:
-        after = [s for k, s in kinds if k == key and s > seq]
-        if after and kinds[(key, seq)] == SPOKEN and kinds[(key, min(after))] == SPOKEN:
-            out[(key, seq)] = min(after)
-    return out
+    return find_replies(((int(k), int(s), str(t), str(x)) for k, s, t, x in rows), words)
 
 
 def replies_first(
@@ -92,7 +126,11 @@ def replies_first(
     ``limit`` of them: the reply to the prompt's score, the prompt lowered to ``PROMPT_SHARE`` of it."""
     if not ranked or not words:
         return ranked
-    replies = _replies(store, ranked, words, types, turn_seq)
+    return lift_replies(ranked, _replies(store, ranked, words, types, turn_seq), limit)
+
+
+def lift_replies(ranked: list[Scored], replies: dict[tuple[int, int], int], limit: int) -> list[Scored]:
+    """Return ``ranked`` with each prompt of ``replies`` handing its place to its reply (see ``replies_first``)."""
     if not replies:
         return ranked
     scores: dict[tuple[int, int], float] = {}

@@ -57,7 +57,14 @@ from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
 from moraine.store.reads.scored import Dated, Scored
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
-from moraine.store.reads.replies import replies_first
+from moraine.store.reads.replies import (
+    ASKS,
+    find_replies,
+    lift_replies,
+    replies_first,
+    window_condition,
+    window_parameters,
+)
 from moraine.store.reads.saidwhen import said_when_lifted
 from moraine.store.reads.together import query_together
 from moraine.store.reads.turns import TURN_HEAD_COLUMNS, TurnHead, turn_head
@@ -399,13 +406,47 @@ def search(
         ranked = fuse(store, pool, _ranked(store, replace(pool, limit=max(pool.limit, fuse.depth)), bm25))
     if period is not None:
         ranked = _in_period_lifted(store, ranked, period, bm25.time_weight)[: query.limit + 1]
-    if bm25.replies_first:
-        ranked = replies_first(
-            store, ranked, [*query.terms, *query.forms], query.types, query.limit + 1, query.turn_seq
-        )
+    words = [*query.terms, *query.forms]
     if bm25.when_weight > 0 and query.asks_when:
+        if bm25.replies_first:
+            ranked = replies_first(store, ranked, words, query.types, query.limit + 1, query.turn_seq)
         ranked = said_when_lifted(store, ranked, bm25.when_weight)
-    return hydrate_page(store, ranked, query.limit, [*query.terms, *query.forms], snippet_chars)
+    elif bm25.replies_first and ranked and words:
+        return _replied_page(store, ranked, query, words, snippet_chars)
+    return hydrate_page(store, ranked, query.limit, words, snippet_chars)
+
+
+# The events of the candidates' windows (``moraine.store.reads.replies``) as ``HEAD_COLUMNS``, their text and arguments
+# only where a hit may come from: a candidate, or a person's message that may be the reply lifted to its place.
+_WINDOW_HIT = "((session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))} OR type = 'user_input')"
+_WINDOW_COLUMNS = HEAD_COLUMNS.replace(", text,", f", if({_WINDOW_HIT}, text, ''),").replace(
+    ", arguments,", f", if({_WINDOW_HIT}, arguments, NULL),"
+)
+_WINDOW_ASKS = f"(session_key, seq) IN {{pairs:Array(Tuple(UInt64, UInt32))}} AND {ASKS}"
+
+
+def _replied_page(
+    store: Store, ranked: list[Scored], query: SearchQuery, words: list[str], snippet_chars: int
+) -> SearchPage:
+    """Replies first, then the page, with one round of reads: the candidates' windows (which hold every event the
+    page can show), the turns they meet and their sessions, at once."""
+    params = window_parameters(ranked, query.types, query.turn_seq)
+    event_rows, turn_rows, session_rows = query_together(
+        store,
+        params,
+        f"SELECT {_WINDOW_COLUMNS}, {_WINDOW_ASKS} FROM {store.table('events')} "
+        f"WHERE {window_condition(query.turn_seq)}",
+        f"SELECT {TURN_HEAD_COLUMNS} FROM {store.table('turns')} FINAL WHERE session_key IN {{keys:Array(UInt64)}} "
+        "AND arrayExists(p -> p.1 = session_key AND p.2 + {reach:UInt32} >= first_seq AND p.2 <= last_seq, "
+        "{pairs:Array(Tuple(UInt64, UInt32))})",
+        f"SELECT {SESSION_COLUMNS} FROM {store.table('sessions')} FINAL WHERE session_key IN {{keys:Array(UInt64)}}",
+    )
+    events = {(e.key, e.seq): e for e in (event_head(row[:-1]) for row in event_rows)}
+    asking = ((int(r[0]), int(r[1]), str(r[4]), str(r[7]) if r[-1] else "") for r in event_rows)
+    ranked = lift_replies(ranked, find_replies(asking, words), query.limit + 1)
+    turns = {(t.key, t.turn_seq): t for t in map(turn_head, turn_rows)}
+    sessions = {s.key: s for s in map(session_from_row, session_rows)}
+    return _page(ranked, query.limit, events, turns, sessions, words, snippet_chars)
 
 
 def hydrate_page(
@@ -413,11 +454,27 @@ def hydrate_page(
 ) -> SearchPage:
     """Return the page of the first ``limit`` of ``ranked``, hydrated, with snippets around ``terms``
     (truncated: ``ranked`` held more)."""
+    if not ranked[:limit]:
+        return SearchPage([], False)
+    events, turns, sessions = _hydrate(store, [row.ref for row in ranked[:limit]])
+    return _page(ranked, limit, events, turns, sessions, terms, snippet_chars)
+
+
+def _page(
+    ranked: list[Scored],
+    limit: int,
+    events: dict[tuple[int, int], EventHead],
+    turns: dict[tuple[int, int], TurnHead],
+    sessions: dict[int, SessionRecord],
+    terms: list[str],
+    snippet_chars: int,
+) -> SearchPage:
+    """The page of the first ``limit`` of ``ranked`` from their events, turns and sessions (truncated: ``ranked``
+    held more)."""
     truncated = len(ranked) > limit
     ranked = ranked[:limit]
     if not ranked:
         return SearchPage([], False)
-    events, turns, sessions = _hydrate(store, [row.ref for row in ranked])
     top = max(row.score for row in ranked)
     hits: list[SearchHit] = []
     for row in ranked:
