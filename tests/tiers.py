@@ -216,6 +216,9 @@ SLOW_TESTS: dict[str, tuple[str, ...]] = {
         "test_a_write_over_the_memory_limit_is_resource_exhausted",
         "test_every_statement_runs_under_the_default_limits",
     ),
+    "moraine/store/test_migration_postings_layout.py": (
+        "test_a_copy_killed_half_way_resumes_from_its_finished_slices_and_ends_with_every_row_once",
+    ),
     "moraine/store/test_migrations.py": (
         "test_event_usage_columns_are_added_to_a_store_that_has_rows",
         "test_session_lengths_come_from_the_projection_and_survive_a_recovery_delete",

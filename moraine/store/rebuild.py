@@ -39,15 +39,18 @@ def rebuild_in_slices(
     columns: Sequence[str],
     keep: Callable[[], None],
     say: Callable[[str], None] = _say,
+    sorting_key: str | None = None,
 ) -> None:
     """Copy ``columns`` of ``table`` into the layout ``create`` (a ``CREATE TABLE IF NOT EXISTS {target} ...``
-    statement) and swap it in; ``version`` names the migration in ``migration_steps``."""
+    statement) and swap it in; ``version`` names the migration in ``migration_steps``. The table is in its new
+    layout once it has these columns and, when given, this sorting key (as ``system.tables`` writes it)."""
     target = f"{table}_rebuild"
     store.command(
         f"CREATE TABLE IF NOT EXISTS {store.table('migration_steps')} (version UInt32, step UInt32) "
         "ENGINE = MergeTree ORDER BY (version, step)"
     )
-    if _column_names(store, table) != list(columns):  # not swapped yet
+    names, key = _layout(store, table)
+    if names != list(columns) or (sorting_key is not None and key != sorting_key):  # not swapped yet
         done = _steps(store, version)
         if not done:  # a first slice cut short leaves nothing worth keeping
             store.command(f"DROP TABLE IF EXISTS {store.table(target)}")
@@ -74,12 +77,17 @@ def rebuild_in_slices(
     store.command(f"DROP TABLE IF EXISTS {store.table(target)}")
 
 
-def _column_names(store: Store, table: str) -> list[str]:
+def _layout(store: Store, table: str) -> tuple[list[str], str]:
+    """The table's column names in order, and its sorting key."""
+    where = {"db": store.database, "table": table}
     rows = store.query(
         "SELECT name FROM system.columns WHERE database = {db:String} AND table = {table:String} ORDER BY position",
-        {"db": store.database, "table": table},
+        where,
     )
-    return [str(row[0]) for row in rows]
+    key = store.query(
+        "SELECT sorting_key FROM system.tables WHERE database = {db:String} AND name = {table:String}", where
+    )
+    return [str(row[0]) for row in rows], str(key[0][0]) if key else ""
 
 
 def _steps(store: Store, version: int) -> set[int]:

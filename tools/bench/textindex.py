@@ -80,6 +80,9 @@ class Variant:
 _POSTINGS = f"""CREATE TABLE {DB}.postings (term String, session_key UInt64, seq UInt32, tf UInt16, doc_len UInt32,
     type LowCardinality(String), timestamp Nullable(DateTime64(3, 'UTC')))
 ENGINE = MergeTree ORDER BY (term, session_key, seq)"""
+_POSTINGS_BY_TYPE = _POSTINGS.replace(f"{DB}.postings", f"{DB}.postings_by_type").replace(
+    "ORDER BY (term, session_key, seq)", "ORDER BY (term, type, session_key, seq)"
+)
 _TERM_DF = f"""CREATE TABLE {DB}.term_df (term String, type LowCardinality(String), df Int64)
 ENGINE = SummingMergeTree ORDER BY (term, type)"""
 _TEXT = f"""CREATE TABLE {DB}.text (session_key UInt64, seq UInt32, type LowCardinality(String),
@@ -102,6 +105,14 @@ VARIANTS = {
         {"postings": _POSTINGS},
         [
             f"INSERT INTO {DB}.postings SELECT term, session_key, seq, tf, doc_len, type, timestamp "
+            f"FROM {DB}.src ARRAY JOIN terms AS term, tfs AS tf {_RANGE}"
+        ],
+    ),
+    "postings-by-type": lambda: Variant(
+        "postings-by-type",
+        {"postings_by_type": _POSTINGS_BY_TYPE},
+        [
+            f"INSERT INTO {DB}.postings_by_type SELECT term, session_key, seq, tf, doc_len, type, timestamp "
             f"FROM {DB}.src ARRAY JOIN terms AS term, tfs AS tf {_RANGE}"
         ],
     ),
@@ -201,6 +212,7 @@ class Runner:
     def __init__(self, store: Store, name: str, docs: int, total: int) -> None:
         self.store, self.name, self.docs, self.avgdl = store, name, docs, max(total / docs, 1.0)
         self.steps: dict[str, list[float]] = {}
+        self.table = name.replace("-", "_")
 
     def _timed(self, step: str, fn: Callable[[], Any]) -> Any:
         t = time.perf_counter()
@@ -210,9 +222,9 @@ class Runner:
 
     def df(self, terms: list[str]) -> dict[str, int]:
         params = {"terms": terms, "types": TYPES}
-        if self.name == "postings":
+        if self.name.startswith("postings"):
             sql = (
-                f"SELECT term, count() FROM {DB}.postings WHERE term IN {{terms:Array(String)}} "
+                f"SELECT term, count() FROM {DB}.{self.table} WHERE term IN {{terms:Array(String)}} "
                 "AND type IN {types:Array(String)} GROUP BY term"
             )
         else:
@@ -230,13 +242,13 @@ class Runner:
             "avgdl": self.avgdl,
             "limit": limit,
         }
-        if self.name == "postings":
+        if self.name.startswith("postings"):
             weight = "transform(term, {terms:Array(String)}, {idf:Array(Float64)}, 0.0) * " + _bm25(
                 "tf", "doc_len"
             )
             sql = (
                 f"SELECT session_key, seq, any(timestamp) AS ts, round(sum({weight}), 9) AS score "
-                f"FROM {DB}.postings WHERE term IN {{terms:Array(String)}} AND type IN {{types:Array(String)}} "
+                f"FROM {DB}.{self.table} WHERE term IN {{terms:Array(String)}} AND type IN {{types:Array(String)}} "
                 f"GROUP BY session_key, seq {_ORDER}"
             )
         elif self.name == "text":
@@ -277,9 +289,9 @@ class Runner:
 
     def session_tf(self, terms: list[str], keys: list[int]) -> dict[tuple[int, str], int]:
         params: dict[str, Any] = {"terms": terms, "types": TYPES, "keys": keys}
-        if self.name == "postings":
+        if self.name.startswith("postings"):
             sql = (
-                f"SELECT session_key, term, sum(tf) FROM {DB}.postings WHERE term IN {{terms:Array(String)}} "
+                f"SELECT session_key, term, sum(tf) FROM {DB}.{self.table} WHERE term IN {{terms:Array(String)}} "
                 "AND session_key IN {keys:Array(UInt64)} AND type IN {types:Array(String)} GROUP BY session_key, term"
             )
         elif self.name == "text":
