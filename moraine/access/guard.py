@@ -47,10 +47,9 @@ class GuardPolicy:
     bound_host: str
     authorized: Callable[[Headers, int | None], bool]
     open_paths: frozenset[str] = field(default_factory=frozenset)
-    page_paths: frozenset[str] = field(
-        default_factory=frozenset
-    )  # static files a browser GETs without credentials
-    page_folders: tuple[str, ...] = ()  # and one file below each of these (``/web/``)
+    # the page's static files, which a browser GETs without credentials: these paths, and one file below each folder
+    page_paths: frozenset[str] = field(default_factory=frozenset)
+    page_folders: tuple[str, ...] = ()
     max_body: int = MAX_BODY_BYTES
     # a response header (name, value) to add: a renewed page token
     renewal: Callable[[Headers, int | None], tuple[str, str] | None] = lambda headers, port: None
