@@ -150,33 +150,49 @@ def test_moraine_web_hands_the_browser_a_user_only_page_whose_link_logs_in_once(
     assert httpx2.get(link, timeout=60).status_code == 401  # spent
 
 
+FORGET_PREVIEW = {"criteria": {"ids": [UUID]}}  # what a neighbour would forget next
+
+
+def _visit_neighbour(browser: httpx2.Client, base: str) -> list[str]:
+    """Have ``browser`` visit another account's server; replay every cookie it received against the daemon."""
+    with Neighbour() as neighbour:
+        assert browser.get(neighbour.base + "/").status_code == 200
+        received = neighbour.cookies_received()
+        assert [visit["path"] for visit in neighbour.stop()] == ["/"]
+    for cookie in received:
+        for path, body in (("/v1/tools/search_sessions", QUERY), ("/v1/daemon/forget", FORGET_PREVIEW)):
+            replayed = httpx2.post(base + path, json=body, headers={"Cookie": cookie}, timeout=60)
+            assert replayed.status_code == 401, f"the neighbour's replay of {cookie!r} opened {path}"
+    return received
+
+
 def test_a_neighbours_server_the_logged_in_browser_visits_receives_nothing_that_opens_the_daemon(
     home: DaemonHome,
 ) -> None:
     base = _base(home)
     answers: list[httpx2.Response] = []  # every answer the daemon gave the browser
-    with Neighbour() as neighbour, httpx2.Client(timeout=60) as browser:
+    with httpx2.Client(timeout=60) as browser:
         # The browser logs in and loads the page as a user does, then visits the neighbour's page (127.0.0.1,
         # another port): it sends the neighbour whatever it holds for 127.0.0.1.
         answers.append(browser.get(_fresh_login_link(home)))
-        for path in ("/", "/web/main.js", "/web/login.js", "/web/credential.js"):
+        for path in ("/", "/web/main.js", "/web/api.js", "/web/app.css"):
             answers.append(browser.get(base + path))
         assert [a.status_code for a in answers] == [200] * len(answers)
-        assert browser.get(neighbour.base + "/").status_code == 200
-        received = neighbour.cookies_received()
-        visits = neighbour.stop()
+        received = _visit_neighbour(browser, base)
+        # The page in use: its script sends the token, as a header, to search, list the agents and forget.
+        auth = {"Authorization": f"Bearer {_page_token(answers[0].text)}", "Origin": base}
+        answers.append(browser.post(base + "/v1/tools/search_sessions", json=QUERY, headers=auth))
+        answers.append(browser.get(base + "/v1/daemon/agents", headers=auth))
+        answers.append(browser.post(base + "/v1/daemon/forget", json=FORGET_PREVIEW, headers=auth))
+        assert [a.status_code for a in answers] == [200] * len(answers)
+        received += _visit_neighbour(browser, base)
     set_cookies = [value.split(";", 1)[0] for a in answers for value in a.headers.get_list("set-cookie")]
-    forget = {"criteria": {"ids": [UUID]}}  # a preview: what the neighbour would forget next
-    for cookie in {*received, *set_cookies}:
-        for path, body in (("/v1/tools/search_sessions", QUERY), ("/v1/daemon/forget", forget)):
-            replayed = httpx2.post(base + path, json=body, headers={"Cookie": cookie}, timeout=60)
-            assert replayed.status_code == 401, f"the neighbour's replay of {cookie!r} opened {path}"
+    for cookie in set_cookies:
+        replayed = httpx2.post(
+            base + "/v1/tools/search_sessions", json=QUERY, headers={"Cookie": cookie}, timeout=60
+        )
+        assert replayed.status_code == 401, f"a replay of the daemon's own {cookie!r} opened a search"
     assert received == [] and set_cookies == []  # nothing ambient to receive in the first place
-    assert [visit["path"] for visit in visits] == ["/"]
-    # The page itself works: its token (which only its own script sends, as a header) opens search and forget.
-    auth = {"Authorization": f"Bearer {_page_token(answers[0].text)}", "Origin": base}
-    for path, body in (("/v1/tools/search_sessions", QUERY), ("/v1/daemon/forget", forget)):
-        assert httpx2.post(base + path, json=body, headers=auth, timeout=60).status_code == 200, path
 
 
 def test_moraine_web_never_puts_the_ticket_on_the_browsers_command_line(
