@@ -21,6 +21,7 @@ import json
 import re
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ from fixtures.corpus.builder import scratch_store  # noqa: E402
 from fixtures.corpus.traces import write_traces  # noqa: E402
 from handlers import Deps, Settings, load_handlers  # noqa: E402
 from moraine.access import Access  # noqa: E402
+from moraine.access.login import RENEW_AFTER_SECONDS  # noqa: E402
 from moraine.config import SourceConfig  # noqa: E402
 from moraine.daemon.agents import AgentsCache, agents_route  # noqa: E402
 from moraine.harnesses.registry import harnesses  # noqa: E402
@@ -569,6 +571,29 @@ def test_a_tab_that_never_logged_in_is_refused_its_data_and_a_login_link_works_o
         assert spent is not None and spent.status == 401  # the link works once
     finally:
         stranger.close()
+
+
+def test_a_tab_in_use_keeps_the_renewed_token_the_daemon_hands_it(
+    browser: BrowserContext, served: Served
+) -> None:
+    tokens = served.access.tokens
+    issued_at = time.time() - RENEW_AFTER_SECONDS - 60  # a login made six minutes ago: due for renewal
+    tab = browser.new_page()
+    try:
+        tokens.clock = lambda: issued_at
+        try:
+            _log_in(tab, served)
+        finally:
+            tokens.clock = time.time
+        old = tab.evaluate("sessionStorage.getItem('moraine.page-token')")
+        tab.goto(served.base + "/#/search?q=parseConfigFile")
+        expect(tab.locator(".hit").first).to_be_visible()
+        renewed = tab.evaluate("sessionStorage.getItem('moraine.page-token')")
+        assert renewed != old and renewed.split(".")[0] != old.split(".")[0]
+        age = tokens.age(renewed, int(served.base.rsplit(":", 1)[1]))
+        assert age is not None and age < RENEW_AFTER_SECONDS  # a fresh token, kept by the page
+    finally:
+        tab.close()
 
 
 def test_a_new_tab_borrows_the_token_of_a_logged_in_tab_of_the_page(
