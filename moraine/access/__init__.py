@@ -3,7 +3,8 @@ one-time login link for the web page.
 
 - ``secret``: the per-install secret file (0600 under ``$MORAINE_HOME/run``), created or replaced when broken.
 - ``guard``: the ASGI middleware that checks Host, Origin, the secret, the media type and the body size.
-- ``login``: one-time login tickets, the ``/auth`` route, and the session cookie derived from the secret.
+- ``login``: one-time login tickets, the ``/auth`` route, and the page token (derived from the secret) it hands
+  the web page, which sends it as a header (never a cookie).
 - ``login_page``: the user-only page ``moraine web`` opens, which forwards the browser to its one-time link.
 - ``gate``: the three put together around an app (what the daemon serves).
 """
@@ -14,14 +15,11 @@ from moraine.access.gate import Access, guarded
 from moraine.access.guard import MAX_BODY_BYTES, GuardPolicy, RequestGuard
 from moraine.access.login import (
     LOGIN_PATH,
-    SESSION_COOKIE,
+    PAGE_TOKEN_HEADER,
     TICKET_PATH,
     LoginTickets,
-    cookie_name,
-    holds_secret,
-    renewed_cookie,
-    session_cookie,
-    session_value,
+    PageTokens,
+    bearer,
 )
 from moraine.access.secret import SecretFile, ensure_secret
 
@@ -31,15 +29,12 @@ __all__ = [
     "LOGIN_PATH",
     "LoginTickets",
     "MAX_BODY_BYTES",
+    "PAGE_TOKEN_HEADER",
+    "PageTokens",
     "RequestGuard",
-    "SESSION_COOKIE",
     "SecretFile",
     "TICKET_PATH",
-    "cookie_name",
+    "bearer",
     "ensure_secret",
     "guarded",
-    "holds_secret",
-    "renewed_cookie",
-    "session_cookie",
-    "session_value",
 ]

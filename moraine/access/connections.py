@@ -7,7 +7,7 @@ another local account held 3,000 of them. This protocol (uvicorn's h11 protocol,
 - **header deadline**: a connection must complete each request's headers within ``header_seconds`` of connecting
   or of its previous response; otherwise it is closed.
 - **cap on unproven connections, per listener**: a TCP connection is *unproven* until one of its requests carries
-  the secret (``authorized``); each listener keeps at most ``max_unproven`` of them, and a new one past the cap
+  the secret or a page token (``authorized``); each listener keeps at most ``max_unproven`` of them, and a new one past the cap
   closes the oldest (so a flood of idle connections cannot lock out a client that is about to send its secret;
   it only shortens every unproven connection's life). Connections on the Unix socket are proven from the start:
   only the user can reach it.

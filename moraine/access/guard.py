@@ -5,8 +5,11 @@ Checks, in order, each answered before any route runs:
 - loopback TCP only: ``Host`` must name a loopback address or the bound one (and our port when it gives one),
   else 421 (DNS rebinding: a foreign page whose name resolves to 127.0.0.1 sends its own name); ``Origin`` must
   be absent or this daemon's own ``http://<host>``, else 403 (a page of any other origin, including another
-  loopback port); the per-install secret (``Authorization: Bearer``, or the web page's session cookie) must be
-  present, else 401. A path listed as open (the one-time login link) skips only the secret.
+  loopback port); the per-install secret, or a page token derived from it (``moraine.access.login``), must be
+  sent as ``Authorization: Bearer``, else 401. Cookies are never a credential: a browser sends them to every port.
+  A path listed as open (the one-time login link) skips only the secret, and so does a ``GET`` of the web page's
+  static files (the shell and its scripts, which hold no data: a browser loads them by navigation, which cannot
+  carry the page token).
 - every transport: a POST (PUT, PATCH), or any request that carries a body, must send ``application/json``, else 415 (a ``text/plain`` form post
   needs no CORS preflight); a body over ``max_body`` bytes is 413, found while reading it in chunks (never read
   whole first). The body is then handed to the route as received.
@@ -33,6 +36,7 @@ __all__ = [
 MAX_BODY_BYTES = 4 * 1024 * 1024  # what the MCP SDK allows one /mcp message
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+_PAGE_METHODS = frozenset({"GET", "HEAD"})
 _JSON = "application/json"
 
 
@@ -43,8 +47,25 @@ class GuardPolicy:
     bound_host: str
     authorized: Callable[[Headers, int | None], bool]
     open_paths: frozenset[str] = field(default_factory=frozenset)
+    # the page's static files, which a browser GETs without credentials: these paths, and one file below each folder
+    page_paths: frozenset[str] = field(default_factory=frozenset)
+    page_folders: tuple[str, ...] = ()
     max_body: int = MAX_BODY_BYTES
-    renewal: Callable[[Headers, int | None], str | None] = lambda headers, port: None
+    # a response header (name, value) to add: a renewed page token
+    renewal: Callable[[Headers, int | None], tuple[str, str] | None] = lambda headers, port: None
+
+    def is_open(self, method: str, path: str) -> bool:
+        """Return whether ``method`` on ``path`` is answered without credentials (Host and Origin still apply)."""
+        if path in self.open_paths:
+            return True
+        if method not in _PAGE_METHODS:
+            return False
+        if path in self.page_paths:
+            return True
+        return any(
+            path.startswith(folder) and len(path) > len(folder) and "/" not in path[len(folder) :]
+            for folder in self.page_folders
+        )
 
     def allowed_hosts(self) -> frozenset[str]:
         bound = f"[{self.bound_host}]" if ":" in self.bound_host else self.bound_host
@@ -105,7 +126,7 @@ class RequestGuard:
             await _refuse(send, refused)
             return
         await self.app(
-            scope, _replay(body, receive), send if renewal is None else _with_cookie(send, renewal)
+            scope, _replay(body, receive), send if renewal is None else _with_header(send, renewal)
         )
 
     def _check_caller(self, scope: Scope, headers: Headers) -> None:
@@ -117,7 +138,8 @@ class RequestGuard:
         origin = headers.get("origin")
         if origin is not None and origin.lower() != f"http://{host.lower()}":
             raise _Refused(403, f"Origin {origin!r} may not call this daemon: only its own pages may")
-        if scope.get("path") not in self.policy.open_paths and not self.policy.authorized(headers, port):
+        is_open = self.policy.is_open(str(scope.get("method", "")), str(scope.get("path", "")))
+        if not is_open and not self.policy.authorized(headers, port):
             raise _Refused(
                 401,
                 "missing or wrong credentials: send 'Authorization: Bearer <secret>' with the secret in "
@@ -154,12 +176,13 @@ class RequestGuard:
                 return messages
 
 
-def _with_cookie(send: Send, cookie: str) -> Send:
-    """Return a ``send`` that adds ``Set-Cookie: cookie`` to the response (a renewed session cookie)."""
+def _with_header(send: Send, header: tuple[str, str]) -> Send:
+    """Return a ``send`` that adds ``header`` to the response (a renewed page token)."""
+    raw = (header[0].lower().encode("ascii"), header[1].encode("ascii"))
 
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie.encode())]}
+            message = {**message, "headers": [*message.get("headers", []), raw]}
         await send(message)
 
     return sending

@@ -1,31 +1,38 @@
-"""How a browser gets in: a one-time ticket, handed over through a user-only file, that becomes a session cookie.
+"""How a browser gets in: a one-time ticket, handed over through a user-only file, that becomes a page token.
 
 ``moraine web`` asks the daemon, over its user-only socket, for a ticket (``POST /v1/daemon/web-login``), writes a
 small page that forwards to ``/auth?token=<ticket>`` into ``$MORAINE_HOME/run`` (0600 in a 0700 directory:
 ``moraine.access.login_page``) and opens that page as a ``file://`` URL, so the ticket never appears on a command
 line, where every local account could read it. The ticket works once and for ``TICKET_SECONDS``.
 
-Redeeming it answers a page that sets the cookie and moves on to ``/`` from the daemon's own origin (a redirect
-would keep the navigation cross-site, started from ``file://``, and a SameSite=Strict cookie would not be sent).
-The cookie:
+Redeeming it answers a small page that holds a *page token* in a ``<meta>`` element; the page's own script
+(``/web/login.js``) keeps it in the tab's ``sessionStorage`` and opens ``/``. Every request the page makes sends it
+as ``Authorization: Bearer <token>``. Nothing is ever set as a cookie, and no cookie is accepted: a browser sends
+the cookies of 127.0.0.1 to every port of it, so an ambient credential reaches any other loopback server the
+browser visits (another account's included). A header is sent only where the page's script sends it, and no other
+origin (another port is another origin) can read the tab's storage.
 
-- is HttpOnly and SameSite=Strict, named after the install and the port (``moraine_session_<port>_<tag>``): cookies
-  are not separated by port, so a daemon of another install, or any other loopback server, sees a name it does not
-  use;
-- carries its issue time and a keyed digest of it under the per-install secret: it never reveals the secret,
-  stops working when the secret is replaced, and expires ``SESSION_SECONDS`` (a day) after it was issued; a request
-  that uses a cookie older than ``RENEW_AFTER_SECONDS`` gets a fresh one, so a page in use stays logged in.
+The page token:
+
+- is ``<issued>.<digest>``: its issue time and a keyed digest of it, the port, and a key drawn when the daemon
+  started, under the per-install secret. It never reveals the secret, is refused on any other port, and stops
+  working when the secret is replaced or the daemon restarts (so a server that takes the port while the daemon is
+  down, and so shares the page's origin, can only read tokens that are already dead);
+- expires ``SESSION_SECONDS`` (a day) after it was issued; a request that uses a token older than
+  ``RENEW_AFTER_SECONDS`` gets a fresh one in the ``Moraine-Page-Token`` response header, which the page keeps, so a
+  page in use stays logged in.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import secrets
 import threading
 import time
 from collections.abc import Callable
-from http.cookies import CookieError, SimpleCookie
+from dataclasses import dataclass, field
 
 from starlette.datastructures import Headers
 from starlette.requests import Request
@@ -37,91 +44,80 @@ from moraine.access.secret import secret_matches
 __all__ = [
     "LOGIN_PATH",
     "LoginTickets",
+    "PAGE_TOKEN_HEADER",
+    "PageTokens",
     "RENEW_AFTER_SECONDS",
-    "SESSION_COOKIE",
     "SESSION_SECONDS",
     "TICKET_PATH",
     "TICKET_SECONDS",
-    "cookie_name",
-    "holds_secret",
+    "bearer",
     "login_routes",
-    "renewed_cookie",
-    "session_cookie",
-    "session_value",
 ]
 
 LOGIN_PATH = "/auth"
 TICKET_PATH = (
     "/v1/daemon/web-login"  # POST: issue a ticket (for callers that hold the secret, or the socket's)
 )
-SESSION_COOKIE = "moraine_session"  # the prefix of every install's cookie name
+PAGE_TOKEN_HEADER = "Moraine-Page-Token"  # a response header: the renewed page token
 SESSION_SECONDS = 24 * 3600
 RENEW_AFTER_SECONDS = 300
 TICKET_SECONDS = 60.0
-_CLOCK_SKEW_SECONDS = 60  # a cookie issued this far "in the future" is still accepted
+_CLOCK_SKEW_SECONDS = 60  # a token issued this far "in the future" is still accepted
 _BEARER = "bearer "
-_LANDING = (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
-    '<meta http-equiv="refresh" content="0;url=/"><title>Moraine</title></head>'
-    '<body><p>Logged in. <a href="/">Open Moraine</a>.</p></body></html>'
+_LANDING_POLICY = (
+    "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
 
-def _digest(secret: str, message: str) -> str:
-    return hmac.new(secret.encode("ascii"), message.encode("ascii"), hashlib.sha256).hexdigest()
-
-
-def cookie_name(secret: str, port: int | None) -> str:
-    """Return the session cookie's name for this install (a tag derived from ``secret``) and ``port``."""
-    return f"{SESSION_COOKIE}_{port or 0}_{_digest(secret, 'moraine web cookie name')[:12]}"
-
-
-def session_value(secret: str, issued_at: int) -> str:
-    """Return the cookie value issued at ``issued_at`` (epoch seconds): the time and its keyed digest, no secret."""
-    return f"{issued_at}.{_digest(secret, f'moraine web session v2|{issued_at}')}"
-
-
-def _cookie_age(headers: Headers, secret: str, port: int | None, now: float) -> float | None:
-    """Return how old the request's valid session cookie is, or None when it has none that is valid now."""
-    cookies: SimpleCookie = SimpleCookie()
-    try:
-        cookies.load(headers.get("cookie", ""))
-    except CookieError:
-        return None
-    morsel = cookies.get(cookie_name(secret, port))
-    if morsel is None:
-        return None
-    issued, _, _ = morsel.value.partition(".")
-    if not issued.isdigit() or not secret_matches(morsel.value, session_value(secret, int(issued))):
-        return None
-    age = now - int(issued)
-    return age if -_CLOCK_SKEW_SECONDS <= age < SESSION_SECONDS else None
-
-
-def holds_secret(headers: Headers, secret: str, port: int | None, now: float | None = None) -> bool:
-    """Return whether a request carries ``secret`` as a bearer token or a session cookie of it still in force."""
-    authorization = headers.get("authorization", "")
-    if authorization[: len(_BEARER)].lower() == _BEARER:
-        return secret_matches(authorization[len(_BEARER) :].strip(), secret)
-    return _cookie_age(headers, secret, port, time.time() if now is None else now) is not None
-
-
-def session_cookie(secret: str, port: int | None, now: float | None = None) -> str:
-    """Return a ``Set-Cookie`` value for a fresh session (HttpOnly, SameSite=Strict, a day)."""
-    issued = int(time.time() if now is None else now)
+def _landing(token: str) -> str:
+    """Return the page ``/auth`` answers: the token for the tab, and the script that keeps it and opens ``/``."""
     return (
-        f"{cookie_name(secret, port)}={session_value(secret, issued)}; Max-Age={SESSION_SECONDS}; Path=/; "
-        "HttpOnly; SameSite=Strict"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
+        f'<meta name="moraine-page-token" content="{html.escape(token, quote=True)}">'
+        '<script type="module" src="/web/login.js"></script><title>Moraine</title></head>'
+        "<body><p>Logging in… (the Moraine page needs JavaScript)</p></body></html>"
     )
 
 
-def renewed_cookie(headers: Headers, secret: str, port: int | None, now: float | None = None) -> str | None:
-    """Return a fresh ``Set-Cookie`` value when the request's cookie is valid and older than the renewal age."""
-    at = time.time() if now is None else now
-    age = _cookie_age(headers, secret, port, at)
-    if age is None or age < RENEW_AFTER_SECONDS or headers.get("authorization"):
+def bearer(headers: Headers) -> str | None:
+    """Return the request's ``Authorization: Bearer`` value, or None when it sends none."""
+    authorization = headers.get("authorization", "")
+    if authorization[: len(_BEARER)].lower() != _BEARER:
         return None
-    return session_cookie(secret, port, at)
+    return authorization[len(_BEARER) :].strip()
+
+
+@dataclass
+class PageTokens:
+    """Page tokens of one daemon process: issued for a port, checked against the secret in force."""
+
+    secret: Callable[[], str]
+    key: str = field(default_factory=lambda: secrets.token_hex(32))  # drawn per process: a restart revokes
+    clock: Callable[[], float] = time.time
+
+    def _digest(self, port: int | None, issued: int) -> str:
+        message = f"moraine page token v1|{self.key}|{port or 0}|{issued}"
+        return hmac.new(self.secret().encode("ascii"), message.encode("ascii"), hashlib.sha256).hexdigest()
+
+    def issue(self, port: int | None) -> str:
+        """Return a fresh token for the page served on ``port``."""
+        issued = int(self.clock())
+        return f"{issued}.{self._digest(port, issued)}"
+
+    def age(self, token: str, port: int | None) -> float | None:
+        """Return how old ``token`` is, or None when it is not a token of this process and ``port`` in force."""
+        issued, _, _ = token.partition(".")
+        if not issued.isdigit() or len(issued) > 12:
+            return None
+        if not secret_matches(token, f"{issued}.{self._digest(port, int(issued))}"):
+            return None
+        age = self.clock() - int(issued)
+        return age if -_CLOCK_SKEW_SECONDS <= age < SESSION_SECONDS else None
+
+    def renewal(self, token: str, port: int | None) -> str | None:
+        """Return a fresh token when ``token`` is valid and older than the renewal age, else None."""
+        age = self.age(token, port)
+        return None if age is None or age < RENEW_AFTER_SECONDS else self.issue(port)
 
 
 class LoginTickets:
@@ -154,8 +150,8 @@ def _port(request: Request) -> int | None:
     return server[1] if isinstance(server, (tuple, list)) and len(server) == 2 else None
 
 
-def login_routes(tickets: LoginTickets, secret: Callable[[], str]) -> list[Route]:
-    """Return ``GET /auth`` (redeem a ticket) and ``POST`` at ``TICKET_PATH`` (issue one)."""
+def login_routes(tickets: LoginTickets, tokens: PageTokens) -> list[Route]:
+    """Return ``GET /auth`` (redeem a ticket for a page token) and ``POST`` at ``TICKET_PATH`` (issue a ticket)."""
 
     async def redeem(request: Request) -> Response:
         if not tickets.redeem(request.query_params.get("token", "")):
@@ -165,10 +161,11 @@ def login_routes(tickets: LoginTickets, secret: Callable[[], str]) -> list[Route
                 },
                 status_code=401,
             )
-        response = HTMLResponse(_LANDING)
-        response.headers["Set-Cookie"] = session_cookie(secret(), _port(request))
+        response = HTMLResponse(_landing(tokens.issue(_port(request))))
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Content-Security-Policy"] = _LANDING_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
         return response
 
     async def issue(request: Request) -> Response:

@@ -28,9 +28,11 @@ def web(ctx: click.Context, no_open: bool) -> None:
     """Open the web page, logged in: writes a one-time login page (valid once, for a minute) and opens it.
 
     The page is a user-only file in $MORAINE_HOME/run that forwards your browser to the daemon's one-time login
-    link, so the link never appears on a command line other accounts can list. The login sets an HttpOnly,
-    SameSite=Strict session cookie named after this install and port; it lasts a day, renewed while the page is
-    used, and stops working when the install's secret ($MORAINE_HOME/run/http-secret) is replaced."""
+    link, so the link never appears on a command line other accounts can list. The login hands the browser tab a
+    page token that the page sends as a header (never a cookie, which every other local server the browser visits
+    would receive); a new tab borrows it from an open, logged-in one. It lasts a day, renewed while the page is
+    used, and stops working when the daemon restarts or the install's secret ($MORAINE_HOME/run/http-secret) is
+    replaced: run `moraine web` again."""
     config_path = ctx.obj.get("config_path") if ctx.obj else None
     try:
         config = load_config(Path(config_path) if config_path else None)

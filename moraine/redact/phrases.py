@@ -2,7 +2,8 @@
 
 A user tells an agent "Das Passwort lautet: Sonne2024!", "le mot de passe est Soleil2024", "la contraseña es
 Luna2024", "密码是 Mima2024"; no assignment syntax surrounds the secret, so it is known by the word for password, a
-few words at most ("for the database", "für die Datenbank"), and a connector ("is", "lautet", "est", "es", "是",
+few words at most ("for the database", "für die Datenbank", "de la base de datos de producción": articles and
+prepositions do not count), and a connector ("is", "lautet", "est", "es", "是",
 "为", or a colon). A quoted value is always taken. A bare value after a word connector is taken only when it does
 not read as a word (a digit, a symbol or an inner capital in it), so "the password is required" keeps its word; after a
 colon any token is (as in ``password: value`` assignments). Values are ASCII: a password is typed on a keyboard,
@@ -31,7 +32,17 @@ _CJK = r"(?:密码|密碼|口令|パスワード|비밀번호)"  # no spaces aro
 _PASSWORD_WORDS = r"(?:(?<![\w-])" + _PASSWORD + "|" + _CJK + ")"
 _SECRET_WORDS = r"(?<![\w-])" + _SECRET
 _CONNECTOR = r"(?:(?:is|was|lautet|ist|war|lautete|est|était|es|era|é|è)(?!\w)|是|为|為|は|는)"
-_FILLER = r"(?:[ \t]{1,4}[\w'’-]{1,20}){0,4}?"  # "for the root user", "für die Datenbank", "de la base"
+# Articles, prepositions and possessives: they do not count towards the four words of a filler, so a Spanish or
+# French phrase, which needs more of them, is as long as an English one ("de la base de datos de producción" is
+# three words and four of these).
+_FUNCTION_WORD = (
+    r"(?:the|of|for|on|in|at|to|my|our|your|this|an?|de|del|la|las|el|los|lo|una?|para|por|en|al|mi|tu|su|du|des"
+    r"|le|les|une|pour|sur|au|aux|mon|ma|mes|da|do|das|dos|os|as|um|uma|na|no|em|meu|minha|der|die|dem|den"
+    r"|für|von|zum|zur|im|am|mein|meine|di|della|il|van|het|voor)(?![\w'’-])"
+)
+# A filler: at most four words, each perhaps after up to three function words ("for the root user", "für die
+# Datenbank", "de la base de datos de producción").
+_FILLER = r"(?:(?:[ \t]{1,4}" + _FUNCTION_WORD + r"){0,3}[ \t]{1,4}[\w'’-]{1,20}){0,4}?"
 _GAP = r"[ \t]{0,4}[:：]?[ \t]{0,4}"
 _QUOTED = (
     r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|`(?P<bq>[^`\n]{1,200})`"

@@ -2,8 +2,9 @@
 
 - tokens known by their own form: a Telegram bot token (``<bot id>:AA...``, also inside ``api.telegram.org/bot...``
   URLs), a Google OAuth client secret (``GOCSPX-...``);
-- moraine's own credentials: the web page's session cookie (``moraine_session...=<digest>``, whatever suffix the
-  install and port give its name, in a header, a cookie jar or a browser's JSON), and the HTTP secret read from its
+- moraine's own credentials: the session cookie older versions gave the web page (``moraine_session...=<digest>``,
+  whatever suffix the install and port give its name, in a header, a cookie jar or a browser's JSON; the page token
+  that replaced it is sent as ``Authorization: Bearer``, which the ruleset redacts), and the HTTP secret read from its
   file (``cat ~/.moraine/run/http-secret`` shows it alone on the next line) or shown alone (a random-looking token
   of 32 to 100 URL-safe characters that is the whole text, as a tool's output);
 - passwords given to commands as ``-p``: ``sshpass -p X``, ``docker login -p X`` (podman, nerdctl, helm...);

@@ -31,7 +31,7 @@ from moraine.server.envelope import error_envelope
 from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
 from moraine.server.requests import arguments_conform
 from moraine.server.service import ToolService
-from moraine.web import web_routes
+from moraine.web import ASSET_PREFIX, PAGE_PATH, web_routes
 from moraine.web.export import export_route
 
 __all__ = ["MCP_PATH", "TOOL_PATH", "build_facade_app", "build_http_app", "facade_routes"]
@@ -121,4 +121,4 @@ def build_http_app(
         host=host,
         custom_starlette_routes=[*facade_routes(service), *access.routes(), *routes],
     )
-    return guarded(app, access, host)
+    return guarded(app, access, host, page_paths=[PAGE_PATH], page_folders=[ASSET_PREFIX + "/"])

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from moraine.web.routes import ASSET_PREFIX, web_routes
+from moraine.web.routes import ASSET_PREFIX, PAGE_PATH, web_routes
 
-__all__ = ["ASSET_PREFIX", "web_routes"]
+__all__ = ["ASSET_PREFIX", "PAGE_PATH", "web_routes"]

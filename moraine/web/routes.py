@@ -8,6 +8,10 @@ The page is a plain client of the facade (``POST /v1/tools/<tool>``), so it show
 its transcript download (``export``, ``GET /v1/export/<id>``) is read through the same tools. It
 loads nothing from other origins; the Content-Security-Policy says so, and forbids inline script and style so that
 no text from the store can ever run as code.
+
+The shell and its files hold no data, and the gate serves them without credentials (a browser loads them by
+navigation, which cannot carry the page token); every request for data is the page's own ``fetch``, which sends
+the token the tab was given at login (``moraine.access.login``).
 """
 
 from __future__ import annotations
@@ -22,9 +26,10 @@ from starlette.routing import Route
 from moraine.config import default_sources
 from moraine.harnesses.registry import harnesses
 
-__all__ = ["ASSET_PREFIX", "web_routes"]
+__all__ = ["ASSET_PREFIX", "PAGE_PATH", "web_routes"]
 
 ASSET_PREFIX = "/web"
+PAGE_PATH = "/"
 _INDEX = "index.html"
 _HARNESSES = "harnesses.js"
 _MEDIA_TYPES = {
@@ -88,6 +93,6 @@ def web_routes() -> list[Route]:
         return Response(body, media_type=media_type, headers=_HEADERS)
 
     return [
-        Route("/", index, methods=["GET"]),
+        Route(PAGE_PATH, index, methods=["GET"]),
         Route(ASSET_PREFIX + "/{name}", asset, methods=["GET"]),
     ]

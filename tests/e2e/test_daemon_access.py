@@ -1,6 +1,7 @@
 """A real ``moraine serve`` process: loopback TCP answers only holders of the install's secret (and its own pages),
 the Unix socket needs none (``moraine mcp`` keeps working), ``moraine web`` logs a browser in once (through a user-only page), and another
-account (``nobody``, when the test runs as root) is refused."""
+account (``nobody``, when the test runs as root) is refused, even when the user's browser visits its server after
+logging in."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import httpx2
 import pytest
 from daemon_support import MORAINE, DaemonHome, codex_turn, wait_for
 from mcp import Client
+
+from tests.neighbour import Neighbour
 
 UUID = "0196f100-0000-7000-8000-00000000abcd"
 QUERY = {"query": "narwhal"}
@@ -96,6 +99,26 @@ def _login_link(page_url: str) -> str:
     return html.unescape(found.group(1))
 
 
+def _page_token(landing: str) -> str:
+    """Return the page token the ``/auth`` landing hands its tab (what ``/web/login.js`` keeps)."""
+    found = re.search(r'<meta name="moraine-page-token" content="([^"]+)">', landing)
+    assert found is not None, landing
+    return html.unescape(found.group(1))
+
+
+def _fresh_login_link(home: DaemonHome) -> str:
+    """Run ``moraine web --no-open`` and return the one-time link its page forwards to."""
+    printed = subprocess.run(
+        [str(MORAINE), "web", "--no-open"],
+        env=home.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return _login_link(printed.stdout.strip())
+
+
 def test_moraine_web_hands_the_browser_a_user_only_page_whose_link_logs_in_once(home: DaemonHome) -> None:
     printed = subprocess.run(
         [str(MORAINE), "web", "--no-open"],
@@ -113,16 +136,63 @@ def test_moraine_web_hands_the_browser_a_user_only_page_whose_link_logs_in_once(
     link = _login_link(page)
     assert link.startswith(_base(home) + "/auth?token=")
     with httpx2.Client(timeout=60, follow_redirects=True) as browser:
-        login = browser.get(link)  # a page that sets the cookie and moves on from the daemon's own origin
-        assert login.status_code == 200 and 'url=/"' in login.text
-        (name,) = [c.name for c in browser.cookies.jar]
-        assert name.startswith(f"moraine_session_{home.state().port}_")  # type: ignore[union-attr]
-        assert "Max-Age=86400" in login.headers["set-cookie"] and "HttpOnly" in login.headers["set-cookie"]
+        login = browser.get(link)  # a page whose script keeps the tab's token and moves on to /
+        assert login.status_code == 200 and '<script type="module" src="/web/login.js">' in login.text
+        assert "set-cookie" not in login.headers and not list(browser.cookies.jar)
+        token = _page_token(login.text)
+        assert token not in (home.moraine_home / "run" / "http-secret").read_text()
+        url = _base(home) + "/v1/tools/search_sessions"
         search = browser.post(
-            _base(home) + "/v1/tools/search_sessions", json=QUERY, headers={"Origin": _base(home)}
+            url, json=QUERY, headers={"Origin": _base(home), "Authorization": f"Bearer {token}"}
         )
         assert search.status_code == 200 and search.json()["data"]["result_count"] >= 1
+        assert browser.post(url, json=QUERY, headers={"Origin": _base(home)}).status_code == 401
     assert httpx2.get(link, timeout=60).status_code == 401  # spent
+
+
+FORGET_PREVIEW = {"criteria": {"ids": [UUID]}}  # what a neighbour would forget next
+
+
+def _visit_neighbour(browser: httpx2.Client, base: str) -> list[str]:
+    """Have ``browser`` visit another account's server; replay every cookie it received against the daemon."""
+    with Neighbour() as neighbour:
+        assert browser.get(neighbour.base + "/").status_code == 200
+        received = neighbour.cookies_received()
+        assert [visit["path"] for visit in neighbour.stop()] == ["/"]
+    for cookie in received:
+        for path, body in (("/v1/tools/search_sessions", QUERY), ("/v1/daemon/forget", FORGET_PREVIEW)):
+            replayed = httpx2.post(base + path, json=body, headers={"Cookie": cookie}, timeout=60)
+            assert replayed.status_code == 401, f"the neighbour's replay of {cookie!r} opened {path}"
+    return received
+
+
+def test_a_neighbours_server_the_logged_in_browser_visits_receives_nothing_that_opens_the_daemon(
+    home: DaemonHome,
+) -> None:
+    base = _base(home)
+    answers: list[httpx2.Response] = []  # every answer the daemon gave the browser
+    with httpx2.Client(timeout=60) as browser:
+        # The browser logs in and loads the page as a user does, then visits the neighbour's page (127.0.0.1,
+        # another port): it sends the neighbour whatever it holds for 127.0.0.1.
+        answers.append(browser.get(_fresh_login_link(home)))
+        for path in ("/", "/web/main.js", "/web/api.js", "/web/app.css"):
+            answers.append(browser.get(base + path))
+        assert [a.status_code for a in answers] == [200] * len(answers)
+        received = _visit_neighbour(browser, base)
+        # The page in use: its script sends the token, as a header, to search, list the agents and forget.
+        auth = {"Authorization": f"Bearer {_page_token(answers[0].text)}", "Origin": base}
+        answers.append(browser.post(base + "/v1/tools/search_sessions", json=QUERY, headers=auth))
+        answers.append(browser.get(base + "/v1/daemon/agents", headers=auth))
+        answers.append(browser.post(base + "/v1/daemon/forget", json=FORGET_PREVIEW, headers=auth))
+        assert [a.status_code for a in answers] == [200] * len(answers)
+        received += _visit_neighbour(browser, base)
+    set_cookies = [value.split(";", 1)[0] for a in answers for value in a.headers.get_list("set-cookie")]
+    for cookie in set_cookies:
+        replayed = httpx2.post(
+            base + "/v1/tools/search_sessions", json=QUERY, headers={"Cookie": cookie}, timeout=60
+        )
+        assert replayed.status_code == 401, f"a replay of the daemon's own {cookie!r} opened a search"
+    assert received == [] and set_cookies == []  # nothing ambient to receive in the first place
 
 
 def test_moraine_web_never_puts_the_ticket_on_the_browsers_command_line(

@@ -1,8 +1,9 @@
 """The web page in headless Chromium, against the HTTP app ``moraine serve`` serves, on an ingested trace corpus.
 
-The app is behind the daemon's gate: the browser gets in the way a user does, through a one-time ``/auth`` link
-(what ``moraine web`` opens), which leaves an HttpOnly SameSite=Strict session cookie; a browser without it is
-refused.
+The app is behind the daemon's gate: each tab gets in the way a user's does, through a one-time ``/auth`` link
+(what ``moraine web`` opens), which hands the tab a page token that its script sends as a header; no cookie is ever
+set, so another local server the browser visits (``tests.neighbour``) receives nothing; a tab without the token is
+refused its data.
 
 The daemon's agents list (``GET /v1/daemon/agents``) is served as the daemon serves it, over the test home's sources:
 Codex and Claude Code with sessions, Gemini CLI's folder present but empty, Cursor's absent.
@@ -20,6 +21,7 @@ import json
 import re
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +45,7 @@ from fixtures.corpus.builder import scratch_store  # noqa: E402
 from fixtures.corpus.traces import write_traces  # noqa: E402
 from handlers import Deps, Settings, load_handlers  # noqa: E402
 from moraine.access import Access  # noqa: E402
+from moraine.access.login import RENEW_AFTER_SECONDS  # noqa: E402
 from moraine.config import SourceConfig  # noqa: E402
 from moraine.daemon.agents import AgentsCache, agents_route  # noqa: E402
 from moraine.harnesses.registry import harnesses  # noqa: E402
@@ -50,6 +53,7 @@ from moraine.ingest.pipeline import ingest_paths  # noqa: E402
 from moraine.server.http_app import build_http_app  # noqa: E402
 from moraine.server.mcp_app import build_mcp_server  # noqa: E402
 from moraine.server.service import ToolService  # noqa: E402
+from tests.neighbour import Neighbour  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "web"
@@ -183,7 +187,7 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 def browser(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, served: Served
 ) -> Iterator[BrowserContext]:
-    """Start headless Chromium on a fresh profile directory, logged in through a one-time link."""
+    """Start headless Chromium on a fresh profile directory (each tab logs in: ``page``)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
@@ -196,10 +200,6 @@ def browser(
             locale="en-US",
         )
         try:
-            login = context.new_page()
-            login.goto(served.login_url())
-            expect(login.locator("#q")).to_be_visible()  # redirected to the page, which now loads its data
-            login.close()
             yield context
         finally:
             context.close()
@@ -211,11 +211,14 @@ def browser(
 
 @pytest.fixture
 def page(browser: BrowserContext, served: Served) -> Iterator[Page]:
-    """Open a tab that records every facade response it receives; fail on any script error."""
-    served.received.clear()
+    """Open a tab logged in through a one-time link, recording every facade response it receives; fail on any
+    script error."""
     tab = browser.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.set_default_timeout(WAIT_MS)
+    _log_in(tab, served)
+    served.received.clear()
 
     def record(route: Route) -> None:
         response = route.fetch()
@@ -232,13 +235,19 @@ def page(browser: BrowserContext, served: Served) -> Iterator[Page]:
         route.fulfill(response=response)
 
     tab.route("**/v1/tools/*", record)
-    tab.set_default_timeout(WAIT_MS)
     try:
         yield tab
     finally:
         tab.close()
     assert not errors, f"script errors on the page: {errors}"
     _assert_compact(served.received)
+
+
+def _log_in(tab: Page, served: Served) -> None:
+    """Log ``tab`` in the way ``moraine web``'s page does: open a one-time link, land on the page."""
+    tab.goto(served.login_url())
+    tab.wait_for_url(served.base + "/")  # the landing's script kept the token and moved on
+    assert tab.evaluate("sessionStorage.getItem('moraine.page-token')"), "the tab holds no page token"
 
 
 def _assert_compact(received: list[dict[str, Any]]) -> None:
@@ -453,16 +462,22 @@ def test_one_line_per_session_shows_each_sessions_best_hit_and_its_count_then_ex
     _settled(page)
     href = page.get_by_role("link", name="Export HTML").get_attribute("href")
     assert href == f"/v1/export/{session_id.replace(':', '%3A')}?format=html"
-    download = page.request.get(served.base + href)  # the browser's own cookies, as the link sends them
-    assert download.status == 200
-    assert download.headers["content-disposition"].startswith('attachment; filename="moraine-session-')
-    transcript = download.text()
+    with page.expect_download() as saving:  # fetched with the tab's token, saved from memory
+        page.get_by_role("link", name="Export HTML").click()
+    download = saving.value
+    assert download.suggested_filename.startswith(
+        "moraine-session-"
+    ) and download.suggested_filename.endswith(".html")
+    transcript = download.path().read_text(encoding="utf-8")
     assert transcript.startswith("<!doctype html>")
     assert "<h1>Where is parseConfigFile defined? The loader cannot find it.</h1>" in transcript
     assert transcript.count('<article class="turn">') == 3  # every turn, walked with open's paging
     assert "the loader imports parse_config_file instead." in transcript
-    bad = page.request.get(served.base + "/v1/export/session:not-an-id?format=md")
-    assert bad.status == 400 and bad.json()["error"]["code"] == "invalid_id"
+    assert page.request.get(served.base + href).status == 401  # the link alone, as a navigation sends it
+    bad = httpx2.get(
+        served.base + "/v1/export/session:not-an-id?format=md", headers=served.headers, timeout=30.0
+    )
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_id"
 
 
 def test_a_malformed_id_shows_the_invalid_id_error_code_and_message(page: Page, served: Served) -> None:
@@ -531,32 +546,86 @@ def test_the_page_and_its_files_are_served_with_a_strict_content_security_policy
     assert missing.status_code == 404
 
 
-def test_a_browser_without_the_login_cookie_is_refused_and_a_login_link_works_once(
+def test_a_tab_that_never_logged_in_is_refused_its_data_and_a_login_link_works_once(
     browser: BrowserContext, served: Served
 ) -> None:
     link = served.login_url()
-    saved = browser.cookies()
-    browser.clear_cookies()  # a browser that never logged in
-    stranger = browser.new_page()
+    stranger = browser.new_page()  # no other tab is open: none can hand it a token
     try:
-        refused = stranger.goto(served.base + "/")
-        assert refused is not None and refused.status == 401
-        assert "moraine web" in stranger.content()
+        shell = stranger.goto(served.base + "/#/search?q=parseConfigFile")
+        assert shell is not None and shell.status == 200  # the shell holds no data
+        expect(stranger.locator(".error-box .error-message")).to_contain_text(
+            "not logged in: run `moraine web`"
+        )
+        assert stranger.locator(".hit").count() == 0
         welcomed = stranger.goto(link)
         assert welcomed is not None and welcomed.status == 200
-        stranger.wait_for_url(served.base + "/")  # the login page moves on to / from the daemon's own origin
-        session = next(c for c in browser.cookies() if c["name"].startswith("moraine_session_"))
-        assert session["httpOnly"] is True and session["sameSite"] == "Strict"
-        assert stranger.evaluate("document.cookie") == ""  # scripts cannot read it
+        stranger.wait_for_url(served.base + "/")  # the landing's script keeps the token and moves on to /
         stranger.locator("#q").fill("parseConfigFile")
         stranger.keyboard.press("Enter")
-        expect(stranger.locator(".hit").first).to_be_visible()  # the facade answers the logged-in page
+        expect(stranger.locator(".hit").first).to_be_visible()  # the facade answers the logged-in tab
+        stranger.reload()  # the token outlives a reload (the tab's sessionStorage)
+        expect(stranger.locator(".hit").first).to_be_visible()
+        assert browser.cookies() == []  # nothing ambient: no cookie at all
         spent = stranger.goto(link)
         assert spent is not None and spent.status == 401  # the link works once
     finally:
         stranger.close()
-        browser.clear_cookies()
-        browser.add_cookies(saved)  # type: ignore[arg-type]
+
+
+def test_a_tab_in_use_keeps_the_renewed_token_the_daemon_hands_it(
+    browser: BrowserContext, served: Served
+) -> None:
+    tokens = served.access.tokens
+    issued_at = time.time() - RENEW_AFTER_SECONDS - 60  # a login made six minutes ago: due for renewal
+    tab = browser.new_page()
+    try:
+        tokens.clock = lambda: issued_at
+        try:
+            _log_in(tab, served)
+        finally:
+            tokens.clock = time.time
+        old = tab.evaluate("sessionStorage.getItem('moraine.page-token')")
+        tab.goto(served.base + "/#/search?q=parseConfigFile")
+        expect(tab.locator(".hit").first).to_be_visible()
+        renewed = tab.evaluate("sessionStorage.getItem('moraine.page-token')")
+        assert renewed != old and renewed.split(".")[0] != old.split(".")[0]
+        age = tokens.age(renewed, int(served.base.rsplit(":", 1)[1]))
+        assert age is not None and age < RENEW_AFTER_SECONDS  # a fresh token, kept by the page
+    finally:
+        tab.close()
+
+
+def test_a_new_tab_borrows_the_token_of_a_logged_in_tab_of_the_page(
+    browser: BrowserContext, page: Page, served: Served
+) -> None:
+    second = browser.new_page()
+    try:
+        second.goto(served.base + "/#/search?q=parseConfigFile")
+        expect(second.locator(".hit").first).to_be_visible()
+        assert second.evaluate("sessionStorage.getItem('moraine.page-token')")
+    finally:
+        second.close()
+    page.goto(served.base + "/#/search?q=parseConfigFile")  # the page fixture records its own calls
+    _settled(page)
+
+
+def test_a_neighbours_server_the_logged_in_browser_visits_receives_no_credential(
+    browser: BrowserContext, page: Page, served: Served
+) -> None:
+    page.goto(served.base + "/#/search?q=parseConfigFile")
+    expect(page.locator(".hit").first).to_be_visible()  # logged in and in use
+    with Neighbour() as neighbour:
+        page.goto(neighbour.base + "/")  # another account's server on 127.0.0.1, visited by the same tab
+        expect(page.locator("p")).to_have_text("a neighbour's page")
+        visits = neighbour.stop()
+        sent = neighbour.headers_received()
+    assert [visit["path"] for visit in visits][:1] == ["/"]
+    for headers in sent:
+        assert "cookie" not in headers and "authorization" not in headers, headers
+    assert browser.cookies() == []
+    page.goto(served.base + "/#/search?q=parseConfigFile")  # back on the page: the tab is still logged in
+    expect(page.locator(".hit").first).to_be_visible()
 
 
 def test_the_sessions_view_lists_the_agents_found_here_with_their_counts_and_filters_by_one(

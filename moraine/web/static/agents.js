@@ -1,12 +1,13 @@
 // "Agents on this machine": the agents whose folders exist here, with their session counts (GET /v1/daemon/agents,
 // what `moraine status` lists). Shown on the Sessions view only; the daemon counts at most every half minute.
 
+import { daemonFetch } from "./credential.js";
 import { count, fill, h } from "./dom.js";
 import { viewLink } from "./router.js";
 
 /** Fetch the agents found; resolve to the daemon's answer, or null when this server does not report them. */
 async function fetchAgents(signal) {
-  const response = await fetch("/v1/daemon/agents", { cache: "no-store", signal });
+  const response = await daemonFetch("/v1/daemon/agents", { signal });
   if (response.status === 404) return null;
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(answer.detail || `The daemon answered HTTP ${response.status}.`);

@@ -1,5 +1,7 @@
 // The page's only data source: the HTTP facade (POST /v1/tools/<tool>), the same envelopes agents get.
 
+import { daemonFetch, pageToken } from "./credential.js";
+
 /** Page sizes: every request asks for one compact page, never a whole session or turn. */
 export const PAGE = Object.freeze({ hits: 20, sessions: 25, turns: 20, events: 25, touches: 25 });
 
@@ -30,16 +32,21 @@ export async function callTool(tool, args, signal) {
   for (let attempt = 0; ; attempt += 1) {
     let response;
     try {
-      response = await fetch(`/v1/tools/${encodeURIComponent(tool)}`, {
+      response = await daemonFetch(`/v1/tools/${encodeURIComponent(tool)}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(args),
-        cache: "no-store",
         signal,
       });
     } catch (exc) {
       if (exc?.name === "AbortError") throw exc;
       throw new TransportError("Cannot reach the Moraine daemon. Is `moraine serve` still running?");
+    }
+    if (response.status === 401) {
+      throw new TransportError(pageToken()
+        ? "This tab's login has ended (a day passed, the daemon restarted or the install's secret was replaced): " +
+          "run `moraine web` to open a logged-in page."
+        : "This tab is not logged in: run `moraine web`, which opens a logged-in page.");
     }
     let envelope;
     try {

@@ -1,6 +1,7 @@
 // Forgetting a session from its view: a button, a confirmation, then POST /v1/daemon/forget. The daemon removes the
 // session's rows from the store's files for good and keeps it out of later ingests (`moraine forget` does the same).
 
+import { daemonFetch } from "./credential.js";
 import { h } from "./dom.js";
 import { go, viewLink } from "./router.js";
 
@@ -8,11 +9,10 @@ import { go, viewLink } from "./router.js";
 export async function forgetSession(id) {
   let response;
   try {
-    response = await fetch("/v1/daemon/forget", {
+    response = await daemonFetch("/v1/daemon/forget", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ criteria: { ids: [id] }, expect: 1 }),
-      cache: "no-store",
     });
   } catch {
     throw new Error("Cannot reach the Moraine daemon.");

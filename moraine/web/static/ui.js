@@ -2,6 +2,7 @@
 
 import { ToolError } from "./api.js";
 import { h, time } from "./dom.js";
+import { download } from "./download.js";
 import { HARNESSES, HARNESS_LABELS } from "./harnesses.js";
 
 export const EVENT_TYPES = [
@@ -79,13 +80,23 @@ export function statusBadge(completed) {
     : h("span", { class: "badge live", title: "still running: no end of turn recorded yet" }, "in progress");
 }
 
-/** Return the transcript download links of a session or turn (GET /v1/export/<id>, the `moraine export` files). */
+/** Return the transcript download links of a session or turn (GET /v1/export/<id>, the `moraine export` files):
+ * fetched with the tab's token, never followed as plain links. */
 export function exportLinks(id) {
-  const link = (format, label) => h("a", {
-    class: "button export", href: `/v1/export/${encodeURIComponent(id)}?format=${format}`, download: "",
-    title: `Download a readable transcript (${label}; tool calls folded)`, dataset: { format },
-  }, `Export ${label}`);
-  return h("span", { class: "exports" }, link("md", "Markdown"), link("html", "HTML"));
+  const status = h("span", { class: "export-status", role: "status" });
+  const link = (format, label) => {
+    const href = `/v1/export/${encodeURIComponent(id)}?format=${format}`;
+    const save = (event) => {
+      event.preventDefault();
+      status.textContent = "";
+      download(href).catch((exc) => { status.textContent = `Not exported: ${exc.message}`; });
+    };
+    return h("a", {
+      class: "button export", href, title: `Download a readable transcript (${label}; tool calls folded)`,
+      dataset: { format }, on: { click: save },
+    }, `Export ${label}`);
+  };
+  return h("span", { class: "exports" }, link("md", "Markdown"), link("html", "HTML"), status);
 }
 
 /** Return a session's heading text, or a muted placeholder naming its harness and start. */

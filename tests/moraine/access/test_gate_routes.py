@@ -1,6 +1,7 @@
 """Every route the daemon serves, behind the gate: a foreign Host (421), a foreign Origin (403), a ``text/plain``
 body (415), a body over 4 MiB (413), a missing or wrong secret (401), each refused before any route runs; the same
-request with the secret reaches its route.
+request with the secret reaches its route. The web page's static files are the only routes a ``GET`` reaches
+without the secret; its data calls need the page token, sent as a header (a cookie never counts).
 
 The app is the daemon's own (``build_daemon_app``) on real handlers over a real store, driven in-process over
 loopback TCP as uvicorn would present it. A recorder between the gate and the app counts what gets through.
@@ -9,6 +10,7 @@ loopback TCP as uvicorn would present it. A recorder between the gate and the ap
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +26,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from tests.asgi_scope import http_scope
 
 from handlers import Deps, Settings, load_handlers
-from moraine.access import MAX_BODY_BYTES, Access, RequestGuard, cookie_name, session_cookie
+from moraine.access import MAX_BODY_BYTES, PAGE_TOKEN_HEADER, Access, RequestGuard
+from moraine.access.login import RENEW_AFTER_SECONDS
 from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.app import build_daemon_app
@@ -66,6 +69,12 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("GET", "/no/such/route", None),
 ]
 ROUTE_IDS = [f"{method} {path}" for method, path, _ in ROUTES]
+PAGE_FILES = {
+    "/",
+    "/web/app.css",
+}  # the page's static files: no data, loaded by navigation without credentials
+GATED = [route for route in ROUTES if route[1] not in PAGE_FILES]
+GATED_IDS = [f"{method} {path}" for method, path, _ in GATED]
 
 
 class Recorder:
@@ -203,7 +212,7 @@ def test_a_body_over_four_mib_is_too_large(daemon: Daemon, method: str, path: st
     assert len(daemon.recorder.seen) == before
 
 
-@pytest.mark.parametrize(("method", "path", "body"), ROUTES, ids=ROUTE_IDS)
+@pytest.mark.parametrize(("method", "path", "body"), GATED, ids=GATED_IDS)
 def test_a_missing_or_wrong_secret_is_unauthorized(daemon: Daemon, method: str, path: str, body: Any) -> None:
     for authorization in (
         None,
@@ -221,6 +230,25 @@ def test_a_missing_or_wrong_secret_is_unauthorized(daemon: Daemon, method: str, 
     headers = {k: v for k, v in _headers(daemon, body).items() if k != "authorization"}
     headers["cookie"] = "moraine_session=forged"
     assert _refused(daemon, method, path, headers, _content(body)) == 401
+    headers["cookie"] = f"moraine_page={daemon.access.tokens.issue(PORT)}; secret={daemon.secret}"
+    assert _refused(daemon, method, path, headers, _content(body)) == 401  # a cookie never counts
+
+
+def test_only_a_get_of_the_pages_static_files_needs_no_secret(daemon: Daemon) -> None:
+    for path in ("/", "/web/app.css", "/web/main.js", "/web/login.js"):
+        before = len(daemon.recorder.seen)
+        answer = daemon.send("GET", path, {})
+        assert answer.status_code == 200 and daemon.recorder.seen[before:] == [f"GET {path}"], path
+        assert "set-cookie" not in answer.headers
+    assert (
+        daemon.send("GET", "/web/nope.js", {}).status_code == 404
+    )  # reaches the route, which has no such file
+    for method, path in (("POST", "/"), ("DELETE", "/"), ("POST", "/web/app.css"), ("GET", "/web/a/b.js")):
+        assert _refused(daemon, method, path, {}, None) == 401, (method, path)
+    for path in ("/web/", "/web", "/webx/app.css", "/v1/export/session:x", "/openapi.json"):
+        assert _refused(daemon, "GET", path, {}, None) == 401, path
+    assert _refused(daemon, "GET", "/", {"host": "evil.example:8765"}, None) == 421
+    assert _refused(daemon, "GET", "/web/main.js", {"origin": "http://127.0.0.1:3000"}, None) == 403
 
 
 @pytest.mark.parametrize(("method", "path", "body"), [r for r in ROUTES if r[1] != "/mcp"], ids=ROUTE_IDS[3:])
@@ -259,29 +287,34 @@ def test_an_mcp_client_with_the_secret_lists_and_calls_tools(daemon: Daemon, sto
     assert is_error is False
 
 
+def _token_of(landing: str) -> str:
+    found = re.search(r'<meta name="moraine-page-token" content="([^"]+)">', landing)
+    assert found is not None, landing
+    return found.group(1)
+
+
 def test_the_login_link_needs_no_secret_but_the_host_and_origin_checks_still_apply(daemon: Daemon) -> None:
     ticket = daemon.access.tickets.issue()
     assert _refused(daemon, "GET", f"/auth?token={ticket}", {"host": "evil.example:8765"}, None) == 421
     assert _refused(daemon, "GET", f"/auth?token={ticket}", {"origin": "http://evil.example"}, None) == 403
     login = daemon.send("GET", f"/auth?token={ticket}", {})
-    # a page that moves on to / from the daemon's own origin (a redirect would stay cross-site from file://)
-    assert login.status_code == 200 and 'content="0;url=/"' in login.text
+    # a page whose own script keeps the token in the tab and moves on to / (no cookie, no redirect)
+    assert login.status_code == 200 and '<script type="module" src="/web/login.js"></script>' in login.text
     assert login.headers["cache-control"] == "no-store"
-    cookie = login.headers["set-cookie"]
-    assert cookie.startswith(cookie_name(daemon.secret, PORT) + "=")
-    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
-    assert daemon.secret not in cookie
+    assert "script-src 'self'" in login.headers["content-security-policy"]
+    assert "set-cookie" not in login.headers
+    token = _token_of(login.text)
+    assert daemon.secret not in token
     assert daemon.send("GET", f"/auth?token={ticket}", {}).status_code == 401  # single use
-    session = cookie.split(";", 1)[0]
-    page = daemon.send("GET", "/", {"cookie": session})
-    assert page.status_code == 200 and "Moraine" in page.text
     search = daemon.send(
         "POST",
         "/v1/tools/search_sessions",
-        {"cookie": session, "content-type": "application/json", "origin": BASE},
+        {"authorization": f"Bearer {token}", "content-type": "application/json", "origin": BASE},
         b'{"query": "narwhal"}',
     )
     assert search.status_code == 200 and search.json()["request"]["query"] == "narwhal"
+    as_cookie = {"cookie": f"moraine_page={token}", "content-type": "application/json", "origin": BASE}
+    assert _refused(daemon, "POST", "/v1/tools/search_sessions", as_cookie, b'{"query": "narwhal"}') == 401
 
 
 def test_the_unix_socket_needs_no_secret_but_keeps_the_body_rules(daemon: Daemon) -> None:
@@ -309,14 +342,18 @@ def test_the_secret_file_is_user_only(daemon: Daemon) -> None:
     assert path.stat().st_mode & 0o777 == 0o600
 
 
-def test_a_browser_session_cookie_in_use_is_renewed_and_a_stale_one_refused(daemon: Daemon) -> None:
+def test_a_page_token_in_use_is_renewed_in_a_header_and_a_stale_one_refused(daemon: Daemon) -> None:
+    tokens = daemon.access.tokens
     now = time.time()
-    recent = session_cookie(daemon.secret, PORT, now - 600).split(";", 1)[0]
-    stale = session_cookie(daemon.secret, PORT, now - 2 * 86400).split(";", 1)[0]
-    answered = daemon.send("GET", "/v1/daemon/health", {"cookie": recent})
-    assert answered.status_code == 200
-    renewed = answered.headers["set-cookie"]
-    assert renewed.startswith(cookie_name(daemon.secret, PORT) + "=") and "Max-Age=86400" in renewed
-    assert daemon.send("GET", "/v1/daemon/health", {"cookie": stale}).status_code == 401
-    fresh = daemon.send("GET", "/v1/daemon/health", {"cookie": renewed.split(";", 1)[0]})
-    assert fresh.status_code == 200 and "set-cookie" not in fresh.headers
+    tokens.clock = lambda: now - RENEW_AFTER_SECONDS - 10
+    recent = tokens.issue(PORT)
+    tokens.clock = lambda: now - 2 * 86400
+    stale = tokens.issue(PORT)
+    tokens.clock = time.time
+    answered = daemon.send("GET", "/v1/daemon/health", {"authorization": f"Bearer {recent}"})
+    assert answered.status_code == 200 and "set-cookie" not in answered.headers
+    renewed = answered.headers[PAGE_TOKEN_HEADER]
+    assert renewed != recent
+    assert _refused(daemon, "GET", "/v1/daemon/health", {"authorization": f"Bearer {stale}"}, None) == 401
+    fresh = daemon.send("GET", "/v1/daemon/health", {"authorization": f"Bearer {renewed}"})
+    assert fresh.status_code == 200 and PAGE_TOKEN_HEADER not in fresh.headers

@@ -96,3 +96,14 @@ def test_the_filters_offer_every_registered_harness_and_standard_source() -> Non
     }
     ui = (STATIC / "ui.js").read_text(encoding="utf-8")
     assert '"kiro-cli"' not in ui, "the harness list comes from the registry, not a list in the page"
+
+
+def test_every_request_the_page_makes_sends_its_tab_token_and_never_a_cookie() -> None:
+    callers = {script for script in SCRIPTS if re.search(r"\bfetch\(", (STATIC / script).read_text("utf-8"))}
+    assert callers == {"credential.js"}, "every request goes through daemonFetch (credential.js)"
+    credential = (STATIC / "credential.js").read_text(encoding="utf-8")
+    assert 'credentials: "omit"' in credential and "sessionStorage" in credential
+    assert 'headers.set("authorization", `Bearer ${token}`)' in credential
+    for script in SCRIPTS:  # a followed link would be a navigation, which can carry no token
+        text = (STATIC / script).read_text(encoding="utf-8")
+        assert "document.cookie" not in text and 'download: ""' not in text, script
