@@ -1,16 +1,47 @@
-"""The environment for a ``python -m moraine...`` child process (ingest workers, the embedder process)."""
+"""How Moraine starts Python children (ingest workers, the embedder process, the daemon a relay spawns).
+
+``python -m module`` puts its current folder first on the module path: started inside a cloned repository, a child
+would import that repository's ``pickle.py`` (or ``json.py``, ...) before the standard library's. So every child
+
+- runs with ``-P`` (Python 3.11+: nothing is prepended to ``sys.path``, not even the current folder), and with
+  ``PYTHONSAFEPATH=1`` in its environment, so a Python it starts in turn does the same;
+- runs in a folder of ours (``child_cwd``: the Moraine home, or the file system's root before the home exists),
+  never in the folder the command was typed in;
+- imports what its parent imports: ``PYTHONPATH`` is the parent's ``sys.path`` (a test's adapter, a source
+  checkout), without ``''`` or relative entries, which would name whatever folder the child is in.
+
+``-I`` would also drop ``PYTHONPATH`` and the user's site-packages, which the children need (a test's adapter is
+found through the parent's path; ``pip install --user`` puts Moraine there). The parent's own path is trusted as the
+parent trusts it: the ``moraine`` command has no current folder on it; ``python -m``/``-c`` in a folder does (that
+process imports from the folder itself), see docs/security.md.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
-__all__ = ["child_env"]
+from moraine.config import moraine_home
+
+__all__ = ["child_command", "child_cwd", "child_env"]
+
+
+def child_command(module: str, *args: str) -> list[str]:
+    """Return the command running ``python -m module args`` with no folder put first on its module path."""
+    return [sys.executable, "-P", "-m", module, *args]
 
 
 def child_env() -> dict[str, str]:
     """Return this process's environment with its module search path, so the child imports the same modules (a
     test's adapter, a source checkout), whatever the working directory."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p))
+    env["PYTHONSAFEPATH"] = "1"
     return env
+
+
+def child_cwd() -> Path:
+    """Return the working folder of a child: the Moraine home when it exists, else the file system's root."""
+    home = moraine_home().absolute()
+    return home if home.is_dir() else Path(home.anchor or os.sep)
