@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import site
 import sys
 from importlib.metadata import EntryPoint, distributions
 
@@ -19,12 +20,20 @@ __all__ = ["installed_entry_points", "plugin_path"]
 
 
 def plugin_path() -> list[str]:
-    """Return the ``sys.path`` entries plugins are found in: absolute ones other than the current folder."""
+    """Return the ``sys.path`` entries plugins are found in: absolute ones other than the current folder (unless
+    that folder is a site-packages folder: Moraine run from inside one still finds itself)."""
     try:
         here: str | None = os.path.realpath(os.getcwd())
     except OSError:  # the current folder was removed: nothing can be found in it
         here = None
+    if here is not None and here in _site_folders():
+        here = None
     return [entry for entry in sys.path if os.path.isabs(entry) and os.path.realpath(entry) != here]
+
+
+def _site_folders() -> set[str]:
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    return {os.path.realpath(folder) for folder in folders}
 
 
 def installed_entry_points(group: str) -> list[EntryPoint]:
