@@ -36,9 +36,10 @@ _MAX_META_CHARS = 4000  # session metadata is re-published with every batch: kee
 
 def _failure(exc: Exception) -> str:
     """Say why reading a file failed without quoting it: an exception's message may hold the file's content."""
+    again = "read again from here when the file changes"
     if isinstance(exc, RecursionError):
-        return "nesting too deep to read; not read past this point until the file changes"
-    return f"{type(exc).__name__} while reading; not read past this point until the file changes (details in the log)"
+        return f"nesting too deep to read; {again}"
+    return f"{type(exc).__name__} while reading (its frames are in the log); {again}"
 
 
 def alternate_key(source: str, harness_sid: str, path: str) -> int:

@@ -102,7 +102,7 @@ def test_deeply_nested_files_and_rows_are_errors_in_status_and_everything_else_i
     assert reason == "malformed_row" and detail.endswith(f"content is not readable JSON ({TOO_DEEP})")
     # The Cline reader bounds no depth itself: the boundary around each file reports it (no content quoted).
     assert errors[cline] == [
-        ("read_failed", "nesting too deep to read; not read past this point until the file changes")
+        ("read_failed", "nesting too deep to read; read again from here when the file changes")
     ]
     assert _flat(f"{gemini}:0 malformed_session_file: not readable as JSON yet: {TOO_DEEP}") in out
     assert _flat(f"zed {zed}:") in out and _flat(f"thread evil: data is not readable ({TOO_DEEP})") in out
