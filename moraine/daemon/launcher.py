@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from moraine.child_env import child_command
 from moraine.daemon.client import DaemonUnreachable, health
 from moraine.daemon.locks import FileLock, LockTimeout
 from moraine.daemon.logs import log_tail
@@ -75,7 +75,7 @@ def _spawn(paths: DaemonPaths, config_path: Path | None) -> subprocess.Popen[byt
         env["MORAINE_CONFIG"] = str(config_path.absolute())
     with paths.log.open("ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "moraine.daemon", "--spawned"],
+            child_command("moraine.daemon", "--spawned"),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,

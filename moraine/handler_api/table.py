@@ -8,9 +8,9 @@ The ``handlers`` package registers one function under the ``moraine.tool_handler
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import entry_points
 
 from moraine.handler_api.outcome import HandlerEntry
+from moraine.plugins import installed_entry_points
 
 __all__ = ["GROUP", "load_handler_table"]
 
@@ -24,7 +24,7 @@ def load_handler_table() -> dict[str, HandlerEntry]:
         ImportError: no function, or more than one, is registered under ``moraine.tool_handlers`` (the package is
             not installed: ``pip install -e .``), or the registered one fails to load a handler.
     """
-    points = list(entry_points(group=GROUP))
+    points = list(installed_entry_points(GROUP))
     if len(points) != 1:
         found = ", ".join(sorted(f"{point.name} = {point.value}" for point in points)) or "none"
         raise ImportError(f"expected exactly one {GROUP} entry point (pip install -e .), found {found}")

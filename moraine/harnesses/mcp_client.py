@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any, Literal
+
+from moraine.plugins import installed_entry_points
 
 __all__ = [
     "GROUP",
@@ -111,7 +112,7 @@ def mcp_clients() -> dict[str, McpClient]:
         ValueError: two clients share a name.
     """
     found: dict[str, McpClient] = {}
-    for point in entry_points(group=GROUP):
+    for point in installed_entry_points(GROUP):
         value = point.load()
         if not isinstance(value, McpClient):
             raise TypeError(f"entry point {point.name} = {point.value} is not an McpClient")

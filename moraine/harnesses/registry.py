@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
+from moraine.plugins import installed_entry_points
 from moraine.harnesses.declaration import Harness
 
 __all__ = ["GROUP", "HarnessRegistryError", "harness", "harnesses", "load_object"]
@@ -32,7 +32,7 @@ def harnesses() -> dict[str, Harness]:
     found: dict[str, Harness] = {}
     sources: dict[str, str] = {}
     readers: dict[str, str] = {}
-    for point in entry_points(group=GROUP):
+    for point in installed_entry_points(GROUP):
         value = point.load()
         if not isinstance(value, Harness):
             raise HarnessRegistryError(f"entry point {point.name} = {point.value} is not a Harness")

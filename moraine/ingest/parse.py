@@ -9,6 +9,7 @@ them their final value (``moraine.ingest.chunk.rekey``).
 from __future__ import annotations
 
 import logging
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,7 +30,16 @@ __all__ = ["Parser", "Tally", "alternate_key"]
 
 logger = logging.getLogger(__name__)
 
+_LOGGED_FRAMES = 8  # of a failure's traceback (a RecursionError has a thousand)
 _MAX_META_CHARS = 4000  # session metadata is re-published with every batch: keep it small
+
+
+def _failure(exc: Exception) -> str:
+    """Say why reading a file failed without quoting it: an exception's message may hold the file's content."""
+    again = "read again from here when the file changes"
+    if isinstance(exc, RecursionError):
+        return f"nesting too deep to read; {again}"
+    return f"{type(exc).__name__} while reading (its frames are in the log); {again}"
 
 
 def alternate_key(source: str, harness_sid: str, path: str) -> int:
@@ -88,7 +98,12 @@ class Parser:
 
     def read(self, reader: Reader, adapter: Adapter, stream: Stream) -> Iterator[None]:
         """Parse ``stream``'s file from its position, yielding after each read item (so the caller may cut a batch);
-        mark the stream finished at its end, or record an unreadable file as an error."""
+        mark the stream finished at its end, or record an unreadable file as an error.
+
+        Nothing in one file stops the pass: a reader or adapter that fails on it (a bug, or a hostile file that
+        slipped past their checks) gives one ``read_failed`` error at the position reached, the rows before it are
+        kept, and the file is not read again until it changes (the stream counts as finished).
+        """
         try:
             for item in reader.read(stream.path, stream.offset, stream.line_no):
                 self.item(stream, adapter, item)
@@ -100,6 +115,21 @@ class Parser:
             self.error(
                 stream.source.name, str(stream.path), stream.line_no, stream.offset, "unreadable", detail
             )
+        except Exception as exc:  # the boundary of one file: report it, go on with the next file
+            # The frames, not the message: a message may quote the file (the log is not redacted).
+            where = "".join(traceback.format_tb(exc.__traceback__, limit=-_LOGGED_FRAMES))
+            logger.warning(
+                "reading %s failed at line %d: %s\n%s", stream.path, stream.line_no, type(exc).__name__, where
+            )
+            self.error(
+                stream.source.name,
+                str(stream.path),
+                stream.line_no,
+                stream.offset,
+                "read_failed",
+                _failure(exc),
+            )
+            stream.finished = True
 
     def error(self, source: str, path: str, line_no: int, offset: int, reason: str, detail: str) -> None:
         """Add one ``ingest_errors`` row (``detail`` redacted when redaction is on)."""

@@ -1,9 +1,15 @@
-"""Guard the row builder against adapter bugs: an item whose fields have the wrong types is rejected, not stored."""
+"""Guard the row builder against adapter bugs: an item whose fields have the wrong types is rejected, not stored.
+
+An event whose structured fields nest deeper than ``MAX_DEPTH`` is rejected too: redaction, the row builder and
+file-touch extraction walk them recursively, and a record passed through from a hostile trace must fail here, as
+one ``invalid_event`` error, not as a ``RecursionError`` half-way through its rows.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from moraine.harnesses._shared.depth import MAX_DEPTH, too_deep
 from moraine.ingest.model import Event, EventType, TerminalKind
 
 __all__ = ["InvalidItem", "check_event"]
@@ -40,3 +46,6 @@ def check_event(event: Event) -> None:
         raise InvalidItem("event terminal_kind is not a TerminalKind")
     if not isinstance(event.provenance, dict):
         raise InvalidItem("event provenance is not a dict")
+    for name in ("arguments", "provenance"):
+        if too_deep(getattr(event, name)):
+            raise InvalidItem(f"event {name}: nesting deeper than {MAX_DEPTH} levels")

@@ -15,14 +15,13 @@ from __future__ import annotations
 import os
 import pickle
 import subprocess
-import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from moraine.child_env import child_env
+from moraine.child_env import child_command, child_cwd, child_env
 from moraine.errors import IngestWorkerError
 from moraine.ingest.chunk import Chunk
 from moraine.ingest.frames import read_raw, write_frame
@@ -72,7 +71,7 @@ class WorkerPool:
 
     def _start(self, redact: bool) -> _Worker:
         read_end, write_end = os.pipe()
-        command = [sys.executable, "-m", "moraine.ingest.worker", str(read_end)]
+        command = child_command("moraine.ingest.worker", str(read_end))
         try:
             process = subprocess.Popen(
                 [*command, "--redact"] if redact else command,
@@ -80,6 +79,7 @@ class WorkerPool:
                 stdout=subprocess.PIPE,
                 pass_fds=(read_end,),
                 env=child_env(),
+                cwd=child_cwd(),
             )
         except OSError as exc:
             os.close(write_end)

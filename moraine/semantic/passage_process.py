@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from moraine.child_env import child_env
+from moraine.child_env import child_command, child_cwd, child_env
 from moraine.semantic.embedder import MODEL_NAME, SemanticUnavailableError, load_embedder
 
 __all__ = ["PassageProcess", "main"]
@@ -44,15 +44,11 @@ class PassageProcess:
 
     def __init__(self, threads: int = 1) -> None:
         ours, theirs = socket.socketpair()
-        command = [
-            sys.executable,
-            "-m",
-            "moraine.semantic.passage_process",
-            str(theirs.fileno()),
-            str(threads),
-        ]
+        command = child_command("moraine.semantic.passage_process", str(theirs.fileno()), str(threads))
         try:
-            self._process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), env=child_env())
+            self._process = subprocess.Popen(
+                command, pass_fds=(theirs.fileno(),), env=child_env(), cwd=child_cwd()
+            )
         except OSError as exc:
             ours.close()
             raise SemanticUnavailableError(f"cannot start the embedder process: {exc}") from exc

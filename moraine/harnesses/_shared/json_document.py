@@ -4,7 +4,7 @@ Several harnesses keep a session, or one event, as a single JSON document rather
 ``JsonDocumentReader`` parses the whole file on each pass and asks its subclass for the document's records
 (``records`` raises ``NotTheDocument`` for a document of another shape); positions count records (position ``i`` =
 records before ``i`` already read), so a rewrite that grows the document yields exactly the records that are new. A
-version of the file that is not valid JSON (caught mid-write, or broken), too large, not the expected shape, or
+version of the file that is not valid JSON (caught mid-write, or broken), too large, nested too deeply, not the expected shape, or
 rewritten with fewer records than were read (an agent that compacts its history in place) yields nothing and is
 reported once per version (path, mtime, size); the position stays, so the next version is read from the same place.
 
@@ -18,12 +18,12 @@ record 0 again without moving the position (metadata the agent sets later, such 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from moraine.harnesses._shared.depth import loads
 from moraine.harnesses._shared.once import ReportsOnce
 from moraine.harnesses._shared.whole_file import load_whole
 from moraine.ingest.model import IngestError, RawRecord
@@ -40,7 +40,7 @@ class NotTheDocument(Exception):
 
 
 def _parse(path: Path) -> Any:
-    return json.loads(path.read_bytes())
+    return loads(path.read_bytes())
 
 
 class JsonDocumentReader(ReportsOnce):

@@ -10,11 +10,11 @@ unreadable row (which is then skipped).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
+from moraine.harnesses._shared.depth import loads
 from moraine.harnesses._shared.sqlite_rows import RowPoller
 
 __all__ = ["MESSAGE_RECORD", "GooseSqliteReader"]
@@ -66,10 +66,10 @@ def _query(session_columns: set[str], has_metadata: bool) -> str:
 def _item(row: tuple[Any, ...], previous: int, line_no: int) -> ReadItem:
     message_id, session_id, role, content_raw, created, metadata_raw = row[:6]
     try:
-        content = json.loads(content_raw)
-        metadata = json.loads(metadata_raw) if metadata_raw else {}
+        content = loads(content_raw)
+        metadata = loads(metadata_raw) if metadata_raw else {}
     except (TypeError, ValueError) as exc:
-        error = IngestError("malformed_row", f"message {message_id}: content is not JSON ({exc})")
+        error = IngestError("malformed_row", f"message {message_id}: content is not readable JSON ({exc})")
         return ReadItem(None, error, previous, line_no, int(message_id), line_no)
     session = dict(zip(_SESSION_COLUMNS, row[6:], strict=True))
     session["id"] = session_id

@@ -11,7 +11,6 @@ last message, so it is marked unsettled and the position stays at it until it se
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +20,7 @@ import zstandard
 
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
+from moraine.harnesses._shared.depth import loads
 from moraine.harnesses._shared.sqlite import table_columns
 from moraine.harnesses._shared.sqlite_rows import GuardedPoller
 
@@ -86,7 +86,7 @@ def _document(data_type: Any, data: Any) -> tuple[dict[str, Any], str | None]:
             raw = zstandard.ZstdDecompressor().decompress(raw, max_output_size=MAX_THREAD_BYTES)
         elif kind != "json":
             return {}, f"unknown data_type {kind[:20]!r}"
-        document = json.loads(raw)
+        document = loads(raw)
     except (zstandard.ZstdError, ValueError) as exc:
         return {}, f"data is not readable ({exc})"
     if not isinstance(document, dict):

@@ -1,0 +1,49 @@
+"""Entry points (harnesses, MCP clients, the handler table) of installed distributions, never of the current folder.
+
+``importlib.metadata.entry_points()`` reads the ``*.dist-info``/``*.egg-info`` folders of every ``sys.path`` entry.
+A process started with ``python -m``/``-c`` has its current folder on that path (as ``''`` or as the folder's
+absolute path), so a cloned repository holding ``evil-1.0.dist-info/entry_points.txt`` would register a harness, and
+loading the registry would run the repository's code. Here the search path leaves out ``''``, relative entries
+(they name whatever folder the process is in) and the current folder itself; a distribution found earlier on the path
+hides a later one of the same name, as in ``entry_points()``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import site
+import sys
+from importlib.metadata import EntryPoint, distributions
+
+__all__ = ["installed_entry_points", "plugin_path"]
+
+
+def plugin_path() -> list[str]:
+    """Return the ``sys.path`` entries plugins are found in: absolute ones other than the current folder (unless
+    that folder is a site-packages folder: Moraine run from inside one still finds itself)."""
+    try:
+        here: str | None = os.path.realpath(os.getcwd())
+    except OSError:  # the current folder was removed: nothing can be found in it
+        here = None
+    if here is not None and here in _site_folders():
+        here = None
+    return [entry for entry in sys.path if os.path.isabs(entry) and os.path.realpath(entry) != here]
+
+
+def _site_folders() -> set[str]:
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    return {os.path.realpath(folder) for folder in folders}
+
+
+def installed_entry_points(group: str) -> list[EntryPoint]:
+    """Return the entry points registered under ``group`` by the distributions on ``plugin_path()``."""
+    seen: set[str] = set()
+    found: list[EntryPoint] = []
+    for distribution in distributions(path=plugin_path()):
+        name = re.sub(r"[-_.]+", "-", distribution.metadata["Name"] or "").lower()
+        if name in seen:
+            continue
+        seen.add(name)
+        found.extend(point for point in distribution.entry_points if point.group == group)
+    return found
