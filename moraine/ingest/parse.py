@@ -25,11 +25,14 @@ from moraine.ingest.stream import Stream
 from moraine.ingest.validate import InvalidItem, check_event
 from moraine.redact import redact_text, redact_value
 
-__all__ = ["Parser", "Tally", "alternate_key"]
+__all__ = ["MAX_ERRORS_PER_FILE", "Parser", "Tally", "alternate_key"]
 
 logger = logging.getLogger(__name__)
 
 _MAX_META_CHARS = 4000  # session metadata is re-published with every batch: keep it small
+# Error rows one read of a file writes one by one; past them, one row counts the rest. A hostile 2 KB zip of
+# conversations wrote a million rows (28 s); no real trace file in our fixtures or reports had more than a handful.
+MAX_ERRORS_PER_FILE = 100
 
 
 def alternate_key(source: str, harness_sid: str, path: str) -> int:
@@ -58,6 +61,10 @@ class Parser:
         self.owners: dict[str, dict[int, int]] = owners if owners is not None else {}
         # With ``claims``: (harness session id, key) of the sessions opened, in order (a worker reports them).
         self.claims: list[tuple[str, int]] | None = [] if claims else None
+        self._file_errors = 0  # error rows of the file being read (``read``), and those only counted
+        self._more_errors: tuple[int, int, int] | None = (
+            None  # (count, line, offset of the last) past the cap
+        )
 
     def item(self, stream: Stream, adapter: Adapter, item: ReadItem) -> None:
         """Add the rows of one read item (its errors as ``ingest_errors`` rows)."""
@@ -69,7 +76,8 @@ class Parser:
             emitted = list(adapter.normalize(item.record, stream.ctx))
         except Exception as exc:  # an adapter bug on one record must not stop the file: record it and go on
             logger.debug("adapter failed on %s:%s", stream.path, item.line_no, exc_info=True)
-            self._item_error(stream, item, "adapter_error", f"{type(exc).__name__}: {exc}")
+            # The exception's type only: its message may quote the record (``invalid literal ...: 'hunter2'``).
+            self._item_error(stream, item, "adapter_error", f"{type(exc).__name__} in the adapter")
             return
         for out in emitted:
             try:
@@ -89,6 +97,7 @@ class Parser:
     def read(self, reader: Reader, adapter: Adapter, stream: Stream) -> Iterator[None]:
         """Parse ``stream``'s file from its position, yielding after each read item (so the caller may cut a batch);
         mark the stream finished at its end, or record an unreadable file as an error."""
+        self._file_errors, self._more_errors = 0, None
         try:
             for item in reader.read(stream.path, stream.offset, stream.line_no):
                 self.item(stream, adapter, item)
@@ -100,6 +109,11 @@ class Parser:
             self.error(
                 stream.source.name, str(stream.path), stream.line_no, stream.offset, "unreadable", detail
             )
+        if self._more_errors is not None:
+            count, line_no, offset = self._more_errors
+            detail = f"{count} more errors in this file, counted but not recorded one by one (the first {MAX_ERRORS_PER_FILE} are)"
+            self.batch.add_error(stream.source.name, str(stream.path), line_no, offset, "more_errors", detail)
+        self._more_errors = None
 
     def error(self, source: str, path: str, line_no: int, offset: int, reason: str, detail: str) -> None:
         """Add one ``ingest_errors`` row (``detail`` redacted when redaction is on)."""
@@ -108,6 +122,12 @@ class Parser:
         self.tally.errors += 1
 
     def _item_error(self, stream: Stream, item: ReadItem, reason: str, detail: str) -> None:
+        self._file_errors += 1
+        if self._file_errors > MAX_ERRORS_PER_FILE:
+            count = self._more_errors[0] + 1 if self._more_errors else 1
+            self._more_errors = (count, item.line_no, item.offset)
+            self.tally.errors += 1
+            return
         self.error(stream.source.name, str(stream.path), item.line_no, item.offset, reason, detail)
 
     def _session(self, stream: Stream, harness_sid: str) -> SessionState:
