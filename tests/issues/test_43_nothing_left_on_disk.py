@@ -10,6 +10,7 @@ the test HOME is searched, byte for byte, the store's column files decompressed;
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 from tests.issues.home_process import Home, new_home
@@ -94,3 +95,47 @@ def test_a_forget_during_a_running_ingest_leaves_the_sessions_text_in_no_file(tm
     assert ran.code == 0 and "ok" in ran.output, ran.output
     for needle in (TITLE, PROMPT):
         assert home.holding(needle, skip=(".gemini",)) == [], needle
+
+
+CHATGPT = Path(__file__).resolve().parents[1] / "harnesses" / "chatgpt" / "export" / "conversations.json"
+SPOKEN = "plantedkestrelspoken"
+
+
+def _export(home: Home) -> Path:
+    """Write a ChatGPT export zip under ~/Downloads whose first conversation's prompt holds TOKEN and SPOKEN."""
+    conversations = json.loads(CHATGPT.read_text(encoding="utf-8"))
+    prompt = conversations[0]["mapping"]["n1"]["message"]["content"]
+    prompt["parts"] = [f"{SPOKEN}: the deploy token is {TOKEN}"]
+    archive = home.root / "Downloads" / "chatgpt-export.zip"
+    archive.parent.mkdir(parents=True)
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as packed:
+        packed.writestr("conversations.json", json.dumps(conversations))
+    return archive
+
+
+_BRIEF_CLEANUP = """
+from moraine.config import load_config
+from moraine.store.client import Store
+from tests.moraine.store.quick_cleanup import keep_replaced_parts_briefly
+
+config = load_config(None)
+store = Store.open(config.store_dsn, config.database)
+keep_replaced_parts_briefly(store)
+store.close()
+"""
+
+
+def test_an_import_keeps_no_copy_and_a_forget_leaves_the_conversation_in_no_file(tmp_path: Path) -> None:
+    home = new_home(tmp_path)
+    legacy = home.moraine / "imports" / "chatgpt" / "conversations.json"  # what earlier versions kept
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text(json.dumps([{"title": SPOKEN, "mapping": {}}]), encoding="utf-8")
+    archive = _export(home)
+    imported = home.moraine_cli("import", str(archive))
+    assert imported.code == 0 and "conversations 2" in imported.output, imported.output
+    assert home.holding(TOKEN, skip=("Downloads",)) == []  # the store has it redacted; no copy has it raw
+    assert not legacy.parent.parent.exists()
+    assert home.python(_BRIEF_CLEANUP).code == 0  # the forget waits 1 s for replaced parts, not 10
+    forgot = home.moraine_cli("forget", "--harness", "chatgpt", "--yes")
+    assert forgot.code == 0 and "forgot 2 session(s)" in forgot.output, forgot.output
+    assert home.holding(SPOKEN, skip=("Downloads",)) == []
