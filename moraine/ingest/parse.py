@@ -61,10 +61,9 @@ class Parser:
         self.owners: dict[str, dict[int, int]] = owners if owners is not None else {}
         # With ``claims``: (harness session id, key) of the sessions opened, in order (a worker reports them).
         self.claims: list[tuple[str, int]] | None = [] if claims else None
-        self._file_errors = 0  # error rows of the file being read (``read``), and those only counted
-        self._more_errors: tuple[int, int, int] | None = (
-            None  # (count, line, offset of the last) past the cap
-        )
+        # The errors of the file being read (``read``); past the cap, (count, line, offset of the last) of the rest.
+        self._file_errors = 0
+        self._more_errors: tuple[int, int, int] | None = None
 
     def item(self, stream: Stream, adapter: Adapter, item: ReadItem) -> None:
         """Add the rows of one read item (its errors as ``ingest_errors`` rows)."""
@@ -111,7 +110,10 @@ class Parser:
             )
         if self._more_errors is not None:
             count, line_no, offset = self._more_errors
-            detail = f"{count} more errors in this file, counted but not recorded one by one (the first {MAX_ERRORS_PER_FILE} are)"
+            detail = (
+                f"{count} more errors in this file, counted but not recorded one by one "
+                f"(the first {MAX_ERRORS_PER_FILE} are)"
+            )
             self.batch.add_error(stream.source.name, str(stream.path), line_no, offset, "more_errors", detail)
         self._more_errors = None
 

@@ -54,10 +54,9 @@ _KINDS: dict[str, Callable[[dict[str, Any]], bool]] = {
 # Zip bounds. JSON exports deflate 5-20x (repeated keys); deflate itself stops near 1,030x, which is what a bomb
 # uses: a 1 MB zip held a 1.07 GB conversations file. The total is far above the largest exports reported
 # (hundreds of MB) and bounds the time an import may take.
+# A file that decompresses to less than RATIO_FLOOR is never refused for its ratio (tiny files compress well).
 MAX_RATIO = 100
-RATIO_FLOOR = (
-    1 << 20
-)  # a file that decompresses to less is never refused for its ratio (tiny files compress well)
+RATIO_FLOOR = 1 << 20
 MAX_EXPORT_BYTES = 4 << 30
 
 

@@ -38,7 +38,9 @@ _BOUNDED = {
     "name": f"substr(s.name, 1, {_SESSION_TEXT_CHARS})",
     "description": f"substr(s.description, 1, {_SESSION_TEXT_CHARS})",
     "working_dir": f"substr(s.working_dir, 1, {_SESSION_TEXT_CHARS})",
-    "model_config_json": f"CASE WHEN length(s.model_config_json) <= {_SESSION_JSON_CHARS} THEN s.model_config_json END",
+    "model_config_json": (
+        f"CASE WHEN length(s.model_config_json) <= {_SESSION_JSON_CHARS} THEN s.model_config_json END"
+    ),
 }
 # Session columns read when the schema has them (older stores lack some): key in the record -> column.
 _SESSION_COLUMNS = {
