@@ -74,8 +74,11 @@ def import_command(ctx: click.Context, path: Path) -> None:
         adapter = adapter_for(found.harness)
         try:
             replace_older_exports(store, source, files)
-            # Earlier versions kept a raw copy of every export here: the store no longer reads it, nor keeps it.
-            shutil.rmtree(legacy_copies(config.home), ignore_errors=True)
+            # Earlier versions kept a raw copy of every export here: the store no longer reads it, nor keeps it
+            # (unless that copy is what is being imported now).
+            copies = legacy_copies(config.home)
+            if not any(p.absolute().is_relative_to(copies.absolute()) for p in files):
+                shutil.rmtree(copies, ignore_errors=True)
             with console.status(f"{name}: reading conversations") as status:
                 counted = _Counted(adapter, lambda n: status.update(f"{name}: {n} conversations read"))
                 ingestor = Ingestor(store, batch_size=config.batch_size, redact=config.redact)
