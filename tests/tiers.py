@@ -35,6 +35,8 @@ SLOW_PATHS = (
     "moraine/store/test_store_forget.py",  # waits for ClickHouse's cleanup to remove parts from disk
     "moraine/cli/test_cli_forget.py",  # the same wait, through the command
     "moraine/semantic/test_search_hook.py",  # loads the embedding model and embeds a corpus per module
+    "issues/test_43_nothing_left_on_disk.py",  # `moraine ingest` processes in a HOME, every file searched
+    "issues/test_43_small_inputs.py",  # a `moraine ingest` or `import` process per hostile input, its RSS measured
 )
 
 # Test functions (every parameter) by file, relative to tests/.

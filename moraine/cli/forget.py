@@ -124,7 +124,7 @@ def _directly(config: Config, criteria: dict[str, Any], yes: bool) -> None:
             if not _confirm([target_json(t) for t in targets], yes):
                 return
             click.echo("forgetting (the store's old copies are removed from disk within about a minute)...")
-            result = forget_sessions(store, targets)
+            result = forget_sessions(store, targets, home=config.home)
         finally:
             store.close()
     except StoreError as exc:

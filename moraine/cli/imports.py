@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -12,11 +13,12 @@ from moraine.config import load_config
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.writer_lock import StoreBusy, StoreWriterLock
 from moraine.errors import ConfigError, StoreError
-from moraine.harnesses._shared.export import ExportError, export_source, find_export, place_export
+from moraine.harnesses._shared.export import ExportError, export_source, find_export, legacy_copies
 from moraine.harnesses.registry import harness
 from moraine.ingest.adapters import adapter_for
 from moraine.harnesses._shared.base import Adapter, StreamContext
 from moraine.ingest.model import Emitted, RawRecord
+from moraine.ingest.exports import replace_older_exports
 from moraine.ingest.pipeline import Ingestor
 from moraine.private_files import secure_home
 from moraine.store.client import Store
@@ -47,8 +49,10 @@ class _Counted:
 def import_command(ctx: click.Context, path: Path) -> None:
     """Index a ChatGPT or Claude.ai data export: its .zip, unpacked folder or conversations.json.
 
-    Importing the same export again adds nothing; a newer export of the same service replaces the older one's
-    conversations. Refused while the daemon (`moraine serve`) owns the configured store."""
+    The export is read where it lies; Moraine keeps no copy of it. Importing the same export again adds nothing; a
+    newer export of the same service replaces the older one's conversations. A zip whose conversation files would
+    decompress more than 100 times, or to more than 4 GiB, is refused. Refused while the daemon (`moraine serve`)
+    owns the configured store."""
     console = Console(stderr=True)
     raw = (ctx.obj or {}).get("config_path")
     try:
@@ -62,17 +66,27 @@ def import_command(ctx: click.Context, path: Path) -> None:
     declared = harness(found.harness)
     name = declared.display_name if declared else found.harness
     try:
-        placed = place_export(found, config.home)
-        size = sum(p.stat().st_size for p in placed) / 1e6
-        console.print(f"importing a {name} export: {len(placed)} conversations file(s), {size:.1f} MB")
+        files = [found.archive] if found.archive is not None else [Path(name) for name in found.files]
+        size = sum(p.stat().st_size for p in files) / 1e6
+        console.print(f"importing a {name} export: {len(found.files)} conversations file(s), {size:.1f} MB")
         store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
-        source = export_source(found.harness, config.home)
+        source = export_source(found.harness, str(files[0].absolute()))
         adapter = adapter_for(found.harness)
         try:
+            replace_older_exports(store, source, files)
+            # Earlier versions kept a raw copy of every export here: the store no longer reads it, nor keeps it
+            # (unless that copy is what is being imported now).
+            copies = legacy_copies(config.home)
+            if not any(p.absolute().is_relative_to(copies.absolute()) for p in files):
+                shutil.rmtree(copies, ignore_errors=True)
             with console.status(f"{name}: reading conversations") as status:
                 counted = _Counted(adapter, lambda n: status.update(f"{name}: {n} conversations read"))
                 ingestor = Ingestor(store, batch_size=config.batch_size, redact=config.redact)
-                summary = ingestor.run([source], adapters={source.name: counted} if adapter else None)
+                summary = ingestor.run(
+                    [source],
+                    paths={source.name: files},
+                    adapters={source.name: counted} if adapter else None,
+                )
         finally:
             store.close()
     except (OSError, StoreError) as exc:

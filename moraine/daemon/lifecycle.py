@@ -259,7 +259,7 @@ class _Daemon:
             ),
             access,
             HOST,
-            forgetter=lambda request: answer_forget(control, request),
+            forgetter=lambda request: answer_forget(control, request, self.config.home),
             agents=AgentsCache(control, self.config.sources),
         )
         protocol = guarded_protocol(

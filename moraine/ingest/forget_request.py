@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from moraine.ids import InvalidIdError, could_be_native_id, parse_id, session_id
@@ -128,7 +129,7 @@ class SelectionChanged(Exception):
     """The criteria no longer select the sessions the user confirmed (the message says how many now)."""
 
 
-def answer_forget(store: Store, request: ForgetRequest) -> dict[str, Any]:
+def answer_forget(store: Store, request: ForgetRequest, home: Path | None = None) -> dict[str, Any]:
     """Preview the request's selection, or forget it when it still holds ``expect`` sessions; return the answer.
 
     Raises:
@@ -143,6 +144,6 @@ def answer_forget(store: Store, request: ForgetRequest) -> dict[str, Any]:
         raise SelectionChanged(
             f"the selection now holds {len(targets)} session(s), not the {request.expect} confirmed: run it again"
         )
-    result = forget_sessions(store, targets)
+    result = forget_sessions(store, targets, home=home)
     answer.update(forgotten=result.sessions, parts_left=result.parts_left)
     return answer

@@ -8,16 +8,21 @@ Steps, in this order so that a concurrent ingest (the daemon's) cannot bring the
 3. scrub the checkpoints that saved their state (titles, first prompts, turn texts): a new checkpoint version
    without it, the older versions removed; for a file none of whose sessions is left, its adapter state too, its
    search statistics and its ingest errors;
-4. wait (bounded) until ClickHouse has removed the replaced parts from disk.
+4. remove the raw export copies earlier versions of ``moraine import`` kept under the Moraine home, when one of
+   the sessions came from one (an import now reads the export in place and keeps nothing);
+5. wait (bounded) until ClickHouse has removed the replaced parts from disk.
 """
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
+from moraine.harnesses._shared.export import legacy_copies
 from moraine.ingest.checkpoints import CHECKPOINT_COLUMNS, Checkpoint, load_checkpoints
 from moraine.store.client import Store
 from moraine.store.forget import (
@@ -110,8 +115,11 @@ def forget_sessions(
     targets: Sequence[ForgetTarget],
     wait_seconds: float = _DISK_WAIT_SECONDS,
     waiting: Callable[[int], None] | None = None,
+    home: Path | None = None,
 ) -> ForgetResult:
-    """Forget ``targets`` (see the module docstring); ``waiting(n)`` is told once when n old parts are still on disk."""
+    """Forget ``targets`` (see the module docstring); ``waiting(n)`` is told once when n old parts are still on disk.
+
+    ``home`` is the Moraine home whose kept export copies go when a target came from one."""
     started = time.monotonic()
     if not targets:
         return ForgetResult(0, 0, 0, 0.0)
@@ -122,6 +130,10 @@ def forget_sessions(
         if rows_left(store, keys) == 0:
             break
     scrubbed = _scrub_checkpoints(store, {t.source for t in targets}, set(keys))
+    if home is not None:
+        copies = legacy_copies(home)
+        if any(Path(t.source_path).is_relative_to(copies) for t in targets):
+            shutil.rmtree(copies, ignore_errors=True)
     left = outdated_parts(store)
     deadline = time.monotonic() + wait_seconds
     if left and waiting is not None:

@@ -118,7 +118,8 @@ def _parse(line: bytes, offset: int, line_no: int, end: int) -> ReadItem | None:
     try:
         data = json.loads(stripped.decode("utf-8"))  # never let json guess UTF-16/32 from the first bytes
     except UnicodeDecodeError as exc:
-        return ReadItem(None, IngestError("invalid_utf8", str(exc)[:300]), offset, line_no, end, line_no)
+        detail = f"invalid UTF-8 at byte {exc.start} of the line"  # never the bytes themselves
+        return ReadItem(None, IngestError("invalid_utf8", detail), offset, line_no, end, line_no)
     except RecursionError:
         return ReadItem(
             None, IngestError("json_too_deep", "JSON nesting too deep"), offset, line_no, end, line_no
@@ -126,14 +127,10 @@ def _parse(line: bytes, offset: int, line_no: int, end: int) -> ReadItem | None:
     except ValueError as exc:
         return ReadItem(
             None,
-            IngestError("invalid_json", f"{exc}; line starts {_preview(stripped)}"),
+            IngestError("invalid_json", str(exc)),  # json's messages give a position, never the text
             offset,
             line_no,
             end,
             line_no,
         )
     return ReadItem(RawRecord(data, line_no, offset), None, offset, line_no, end, line_no)
-
-
-def _preview(line: bytes) -> str:
-    return repr(line[:80].decode("utf-8", "replace"))

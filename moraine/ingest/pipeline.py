@@ -417,6 +417,10 @@ class Ingestor:
         self._batch_streams = {}
         self._settle()
         markers = [s.committed or empty_checkpoint(s) for s in streams]
+        if forgotten:
+            # The markers are copies of checkpoints this process committed, maybe before the forget: scrubbed too,
+            # or the forgotten sessions' titles and prompts would be written back (a daemon keeps them in memory).
+            markers = [scrub_checkpoint(cp, forgotten) or cp for cp in markers]
         self._publisher.start(batch, checkpoints, markers)
         self._publishing = list(zip(streams, checkpoints, strict=True))
 

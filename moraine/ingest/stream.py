@@ -6,6 +6,7 @@ the file's size as unknown (-1), so the next pass never mistakes the file for fu
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from dataclasses import dataclass, field, replace
@@ -78,12 +79,17 @@ class Stream:
         )
 
     def resume(self, committed: Checkpoint) -> None:
-        """Take the position and the state of ``committed``."""
+        """Take the position of ``committed`` and a copy of its state.
+
+        A copy, never the saved objects themselves: the adapter writes what it reads into its state (a title, a
+        first prompt) unredacted, and ``committed`` is written again as the stream's in-flight marker; sharing
+        would put that text on disk.
+        """
         self.offset, self.line_no = committed.offset, committed.line_no
         adapter_state = committed.state.get("adapter")
-        self.ctx.state = adapter_state if isinstance(adapter_state, dict) else {}
+        self.ctx.state = copy.deepcopy(adapter_state) if isinstance(adapter_state, dict) else {}
         for harness_sid, saved in committed.saved_sessions().items():
-            self.sessions[harness_sid] = SessionState.from_json(saved)
+            self.sessions[harness_sid] = SessionState.from_json(copy.deepcopy(saved))
 
     def session_meta(self) -> SessionMeta:
         """Return what this stream's session rows say about their origin (one object per stream and generation)."""

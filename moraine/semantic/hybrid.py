@@ -38,7 +38,7 @@ from moraine.errors import ConfigError
 from moraine.store.reads.floor import project_condition
 from moraine.terms.query import ParsedQuery
 from moraine.semantic.context import in_context
-from moraine.semantic.embedder import Embedder
+from moraine.semantic.embedder import MAX_QUERY_CHARS, Embedder
 from moraine.semantic.fusion import Candidate, fuse
 from moraine.semantic.vectorizer import VECTOR_TYPES
 from moraine.store.reads.vectors import NEIGHBOURHOOD, buckets_around, nearest, similarities_in
@@ -124,7 +124,7 @@ class Fuser:
 
     def __init__(self, hybrid: Hybrid, query_text: str) -> None:
         self.hybrid = hybrid
-        self.query_text = query_text
+        self.query_text = query_text[:MAX_QUERY_CHARS]  # what is embedded (``MAX_QUERY_CHARS``: its cost)
         self.depth = hybrid.settings.depth
         self._vector_side: Future[_VectorSide] | None = None
         # The hits of the last call found by meaning alone (no query word in them) -> their similarity in context.

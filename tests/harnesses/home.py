@@ -27,7 +27,7 @@ from tests.fixtures.requests import list_request, search_request
 from tests.fixtures.handler_data import list_data, search_data
 from moraine.config import default_sources
 from moraine.harnesses import harnesses
-from moraine.harnesses._shared.export import export_source, find_export, place_export
+from moraine.harnesses._shared.export import export_source, find_export
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 
@@ -103,11 +103,18 @@ def build_home(root: Path, pkgs: Iterable[str] | None = None) -> Path:
     for home in folders:
         shutil.copytree(home, root, dirs_exist_ok=True)
     if pkgs is None:
-        for export in sorted(
-            HARNESS_TESTS.glob("*/export")
-        ):  # data exports, kept where `moraine import` keeps them
-            place_export(find_export(export), root / ".moraine")
+        for export in sorted(HARNESS_TESTS.glob("*/export")):  # data exports, under a folder of their own
+            found = find_export(export)
+            folder = _exports(root, found.harness)
+            folder.mkdir(parents=True, exist_ok=True)
+            for name in found.files:
+                shutil.copyfile(name, folder / Path(name).name)
     return settle(build_dumps(root))
+
+
+def _exports(root: Path, harness: str) -> Path:
+    """Return where ``build_home`` puts ``harness``'s data export (``moraine import`` reads one where it lies)."""
+    return root / "exports" / harness
 
 
 def build_dumps(root: Path) -> Path:
@@ -154,7 +161,7 @@ def write_config(moraine_home: Path, store: str | None = None, database: str | N
         declared,
     ) in harnesses().items():  # the exports build_home placed, read as `moraine import` reads them
         if declared.importer:
-            source = export_source(name, moraine_home)
+            source = export_source(name, str(_exports(moraine_home.parent, name) / "conversations*.json"))
             lines += ["[[sources]]", *(f"{key} = {json.dumps(value)}" for key, value in (
                 ("name", source.name), ("harness", name), ("glob", source.glob), ("format", source.format)))]  # fmt: skip
     moraine_home.mkdir(parents=True, exist_ok=True)

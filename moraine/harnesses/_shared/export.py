@@ -1,21 +1,22 @@
-"""Data exports of chat services (ChatGPT, Claude.ai): find one, keep a copy, read it as a source.
+"""Data exports of chat services (ChatGPT, Claude.ai): find one, check it, read it where it lies.
 
 An export is a ``.zip`` or its unpacked folder holding ``conversations.json`` (ChatGPT may shard it as
 ``conversations-000.json``, ...), or that file itself: one JSON array of conversations. Which service wrote it is
 told by its first conversation: ChatGPT's have a ``mapping`` of message nodes, Claude.ai's a ``chat_messages``
-list. ``place_export`` keeps the conversation files under ``<moraine home>/imports/<harness>/`` (rewritten only
-when their content differs), so importing the same export twice reads nothing new and a newer export of the same
-account replaces the older one's sessions. ``ExportReader`` yields one record per conversation, positioned by
-its index.
+list. Moraine keeps no copy of it (a copy was an unredacted second home of everything the user said, which
+``forget`` did not reach): ``moraine import`` reads the .zip, or the conversation files, in place, each one a
+stream. ``ExportReader`` yields one record per conversation (across a zip's conversation files, in name order),
+positioned by its index.
+
+A zip is checked before anything in it is read: the conversation files' declared sizes (at most
+``MAX_EXPORT_BYTES`` in all) and compression ratios (at most ``MAX_RATIO`` for a file over ``RATIO_FLOOR``), and,
+while reading, the bytes each really yields against its declared size.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
-import os
 import re
-import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,12 +32,16 @@ from moraine.harnesses._shared.json_array import ArrayError, array_elements, str
 from moraine.harnesses._shared.once import ReportsOnce
 
 __all__ = [
+    "MAX_EXPORT_BYTES",
+    "MAX_RATIO",
+    "RATIO_FLOOR",
     "ExportError",
     "ExportFiles",
     "ExportReader",
+    "ExportTooLarge",
     "export_source",
     "find_export",
-    "place_export",
+    "legacy_copies",
     "with_answers",
 ]
 
@@ -46,10 +51,21 @@ _KINDS: dict[str, Callable[[dict[str, Any]], bool]] = {
     "chatgpt": lambda conversation: isinstance(conversation.get("mapping"), dict),
     "claude-ai": lambda conversation: isinstance(conversation.get("chat_messages"), list),
 }
+# Zip bounds. JSON exports deflate 5-20x (repeated keys); deflate itself stops near 1,030x, which is what a bomb
+# uses: a 1 MB zip held a 1.07 GB conversations file. The total is far above the largest exports reported
+# (hundreds of MB) and bounds the time an import may take.
+# A file that decompresses to less than RATIO_FLOOR is never refused for its ratio (tiny files compress well).
+MAX_RATIO = 100
+RATIO_FLOOR = 1 << 20
+MAX_EXPORT_BYTES = 4 << 30
 
 
 class ExportError(ValueError):
     """The path is not a ChatGPT or Claude.ai export (the message says what was found instead)."""
+
+
+class ExportTooLarge(ExportError):
+    """A zip's conversation files decompress to more than the bounds allow (the message says which, by how much)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +87,12 @@ def find_export(path: Path) -> ExportFiles:
         files = sorted(str(p) for p in path.rglob("*.json") if _NAME.match(p.name))
         return _identified(None, files, f"no conversations.json in {path}")
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            members = sorted(m for m in archive.namelist() if _NAME.match(m.rsplit("/", 1)[-1]))
+        try:
+            with zipfile.ZipFile(path) as archive:
+                members = _members(archive)
+                _check_archive(archive, members)
+        except zipfile.BadZipFile as exc:
+            raise ExportError(f"{path} is not a readable zip: {exc}") from exc
         return _identified(path, members, f"no conversations.json in the archive {path}")
     return _identified(None, [str(path)], "")
 
@@ -97,67 +117,86 @@ def _identified(archive: Path | None, files: list[str], missing: str) -> ExportF
     )
 
 
+def _members(archive: zipfile.ZipFile) -> list[str]:
+    return sorted(m for m in archive.namelist() if _NAME.match(m.rsplit("/", 1)[-1]))
+
+
+def _check_archive(archive: zipfile.ZipFile, members: list[str]) -> None:
+    """Refuse an archive whose conversation files declare too much, or too much per compressed byte.
+
+    Raises:
+        ExportTooLarge: a bound is exceeded (see the module docstring).
+    """
+    total = 0
+    for name in members:
+        info = archive.getinfo(name)
+        total += info.file_size
+        ratio = info.file_size / max(info.compress_size, 1)
+        if info.file_size > RATIO_FLOOR and ratio > MAX_RATIO:
+            raise ExportTooLarge(
+                f"{name} would decompress from {_size(info.compress_size)} to {_size(info.file_size)} "
+                f"({ratio:,.0f} times; an export is at most {MAX_RATIO} times): not read, as a zip bomb"
+            )
+        if total > MAX_EXPORT_BYTES:
+            raise ExportTooLarge(
+                f"the conversation files would decompress to more than {_size(MAX_EXPORT_BYTES)}: not read"
+            )
+
+
+def _size(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB" if size >= 100_000 else f"{size:,} bytes"
+
+
+class _Bounded(io.RawIOBase):
+    """A zip member read no further than its declared size (a header that lies is an error, not more data)."""
+
+    def __init__(self, member: IO[bytes], name: str, declared: int) -> None:
+        self._member, self._name, self._left = member, name, declared
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self._member.read(len(view))
+        if len(data) > self._left:
+            raise ExportTooLarge(f"{self._name} holds more than its declared size: not read further")
+        self._left -= len(data)
+        view[: len(data)] = data
+        return len(data)
+
+
 @contextmanager
-def _open(archive: Path | None, name: str, text: bool = True) -> Iterator[IO[Any]]:
-    """Open the conversations file ``name``: a path, or a member of ``archive`` (as text, or as bytes)."""
+def _open(archive: Path | None, name: str) -> Iterator[IO[str]]:
+    """Open the conversations file ``name`` as text: a path, or a member of ``archive`` (bounded, see above)."""
     if archive is None:
-        with open(name, encoding="utf-8-sig") if text else open(name, "rb") as handle:
+        with open(name, encoding="utf-8-sig") as handle:
             yield handle
         return
     with zipfile.ZipFile(archive) as opened, opened.open(name) as member:
-        yield io.TextIOWrapper(member, encoding="utf-8-sig") if text else member
+        bounded = io.BufferedReader(_Bounded(member, name, opened.getinfo(name).file_size))
+        yield io.TextIOWrapper(bounded, encoding="utf-8-sig")
 
 
-def imports_folder(home: Path, harness: str) -> Path:
-    """Return where the conversation files of ``harness``'s export are kept."""
-    return home / "imports" / harness
+def _zip_elements(path: Path) -> Iterator[Any]:
+    """Yield the conversations of every conversation file of the zip ``path``, after checking its bounds."""
+    with zipfile.ZipFile(path) as archive:
+        members = _members(archive)
+        _check_archive(archive, members)
+    for name in members:
+        with _open(path, name) as handle:
+            yield from stream_elements(handle)
 
 
-def place_export(found: ExportFiles, home: Path) -> list[Path]:
-    """Keep the export's conversation files under the imports folder; return their paths there.
-
-    A file whose content is already there is left untouched (its identity unchanged, so nothing is re-read);
-    another is written beside and moved in place; files of an older export that this one lacks are removed.
-    """
-    folder = imports_folder(home, found.harness)
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    placed: list[Path] = []
-    for name in found.files:
-        target = folder / name.rsplit("/", 1)[-1].rsplit(os.sep, 1)[-1]
-        with _open(found.archive, name, text=False) as source:
-            _copy_if_changed(source, target)
-        placed.append(target)
-    for stale in folder.glob("conversations*.json"):
-        if stale not in placed:
-            stale.unlink()
-    return placed
+def legacy_copies(home: Path) -> Path:
+    """Return where ``moraine import`` kept raw copies of exports before it read them in place (removed on sight)."""
+    return home / "imports"
 
 
-def _copy_if_changed(source: IO[bytes], target: Path) -> None:
-    with tempfile.NamedTemporaryFile("wb", dir=target.parent, delete=False, suffix=".part") as copy:
-        digest = hashlib.sha256()
-        for block in iter(lambda: source.read(1 << 20), b""):
-            digest.update(block)
-            copy.write(block)
-    if target.exists() and _digest(target) == digest.hexdigest():
-        Path(copy.name).unlink()
-        return
-    os.replace(copy.name, target)
-
-
-def _digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def export_source(harness: str, home: Path) -> SourceConfig:
-    """Return the source that reads ``harness``'s kept export (never watched: ``moraine import`` runs it)."""
-    folder = imports_folder(home, harness)
+def export_source(harness: str, glob: str) -> SourceConfig:
+    """Return the source that reads ``harness``'s exports (never watched: ``moraine import`` names the files)."""
     reader = f"{harness.replace('-', '_')}_export"
-    return SourceConfig(harness, harness, str(folder / "conversations*.json"), str(folder), reader, False)
+    return SourceConfig(harness, harness, glob, str(Path(glob).parent), reader, False)
 
 
 class ExportReader(ReportsOnce):
@@ -166,10 +205,12 @@ class ExportReader(ReportsOnce):
     byte_offsets = False
 
     def read(self, path: Path, offset: int, line_no: int) -> Iterator[ReadItem]:
-        """Yield the conversations after position ``offset``; a file that stops decoding is reported once."""
+        """Yield the conversations after position ``offset``; a file that stops decoding, or a zip over the
+        bounds, is reported once."""
         position = max(offset, 0)
         try:
-            for index, conversation in enumerate(array_elements(path)):
+            elements = _zip_elements(path) if zipfile.is_zipfile(path) else array_elements(path)
+            for index, conversation in enumerate(elements):
                 if index < position:
                     continue
                 line_no += 1
@@ -179,11 +220,11 @@ class ExportReader(ReportsOnce):
                 position = index + 1
         except FileNotFoundError:
             return
-        except (ArrayError, UnicodeDecodeError) as exc:
+        except (ArrayError, UnicodeDecodeError, ExportError, zipfile.BadZipFile) as exc:
             stat = path.stat()
             token = (str(path), stat.st_mtime_ns, stat.st_size)
-            error = IngestError("malformed_export", f"{path.name}: {exc}")
-            yield from self.once(token, error, position, line_no)
+            reason = "export_too_large" if isinstance(exc, ExportTooLarge) else "malformed_export"
+            yield from self.once(token, IngestError(reason, f"{path.name}: {exc}"), position, line_no)
 
 
 def with_answers(events: list[Event]) -> list[Event]:

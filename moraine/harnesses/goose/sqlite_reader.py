@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from moraine.harnesses._shared.bounded import TooLarge, check_json_cost
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 from moraine.harnesses._shared.depth import loads
@@ -23,6 +24,23 @@ MESSAGE_RECORD = "goose_message"
 _REQUIRED = {
     "sessions": {"id", "working_dir", "created_at"},
     "messages": {"id", "session_id", "role", "content_json", "created_timestamp"},
+}
+# Bounds on what one message row may cost. Every message is read with its session's row, so a session's text is
+# cut in SQL (a 5 MB store of one session with a 1.5 MB description and 1,000 messages took 1.9 GB: the description
+# once per row); what is kept of it is no more than ingest keeps of a title (4,000 characters) or reads of a model
+# configuration. A message's content is read when it is at most MAX_CONTENT_BYTES and would take at most
+# MAX_CONTENT_COST once parsed (``moraine.harnesses._shared.bounded``); a bigger one is reported, not read.
+MAX_CONTENT_BYTES = 6 * 1024 * 1024
+MAX_CONTENT_COST = 16 * 1024 * 1024
+_SESSION_TEXT_CHARS = 4000
+_SESSION_JSON_CHARS = 16_384
+_BOUNDED = {
+    "name": f"substr(s.name, 1, {_SESSION_TEXT_CHARS})",
+    "description": f"substr(s.description, 1, {_SESSION_TEXT_CHARS})",
+    "working_dir": f"substr(s.working_dir, 1, {_SESSION_TEXT_CHARS})",
+    "model_config_json": (
+        f"CASE WHEN length(s.model_config_json) <= {_SESSION_JSON_CHARS} THEN s.model_config_json END"
+    ),
 }
 # Session columns read when the schema has them (older stores lack some): key in the record -> column.
 _SESSION_COLUMNS = {
@@ -53,25 +71,41 @@ class GooseSqliteReader(RowPoller):
 
 def _query(session_columns: set[str], has_metadata: bool) -> str:
     picked = ", ".join(
-        f"s.{column}" if column in session_columns else "NULL" for column in _SESSION_COLUMNS.values()
+        _BOUNDED.get(column, f"s.{column}") if column in session_columns else "NULL"
+        for column in _SESSION_COLUMNS.values()
     )
-    metadata = "m.metadata_json" if has_metadata else "NULL"
+    metadata = (
+        f"CASE WHEN length(m.metadata_json) <= {_SESSION_JSON_CHARS} THEN m.metadata_json END"
+        if has_metadata
+        else "NULL"
+    )
+    content = f"CASE WHEN length(CAST(m.content_json AS BLOB)) <= {MAX_CONTENT_BYTES} THEN m.content_json END"
     return (
-        f"SELECT m.id, m.session_id, m.role, m.content_json, m.created_timestamp, {metadata}, {picked} "
+        f"SELECT m.id, m.session_id, m.role, {content}, m.created_timestamp, {metadata}, "
+        f"length(CAST(m.content_json AS BLOB)), {picked} "
         "FROM messages AS m LEFT JOIN sessions AS s ON s.id = m.session_id "
         "WHERE m.id > ? ORDER BY m.id LIMIT ?"
     )
 
 
 def _item(row: tuple[Any, ...], previous: int, line_no: int) -> ReadItem:
-    message_id, session_id, role, content_raw, created, metadata_raw = row[:6]
+    message_id, session_id, role, content_raw, created, metadata_raw, size = row[:7]
     try:
+        if content_raw is None and size:
+            raise TooLarge(
+                f"is {size / (1 << 20):.0f} MiB, over the {MAX_CONTENT_BYTES >> 20} MiB one message may be"
+            )
+        if isinstance(content_raw, str | bytes):
+            check_json_cost(content_raw, MAX_CONTENT_COST)
         content = loads(content_raw)
         metadata = loads(metadata_raw) if metadata_raw else {}
+    except TooLarge as exc:
+        error = IngestError("too_large", f"message {message_id}: its content {exc}; not read")
+        return ReadItem(None, error, previous, line_no, int(message_id), line_no)
     except (TypeError, ValueError) as exc:
         error = IngestError("malformed_row", f"message {message_id}: content is not readable JSON ({exc})")
         return ReadItem(None, error, previous, line_no, int(message_id), line_no)
-    session = dict(zip(_SESSION_COLUMNS, row[6:], strict=True))
+    session = dict(zip(_SESSION_COLUMNS, row[7:], strict=True))
     session["id"] = session_id
     data = {
         "record": MESSAGE_RECORD,

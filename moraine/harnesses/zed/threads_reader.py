@@ -18,6 +18,7 @@ from typing import Any
 
 import zstandard
 
+from moraine.harnesses._shared.bounded import TooLarge, check_json_cost, decompress_zstd
 from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 from moraine.harnesses._shared.depth import loads
@@ -28,7 +29,12 @@ __all__ = ["THREAD_RECORD", "ZedThreadsReader"]
 
 THREAD_RECORD = "zed_thread"
 DEFAULT_SETTLE_SECONDS = 60.0
-MAX_THREAD_BYTES = 256 * 1024 * 1024
+# A thread's document, decompressed: 16 MiB is four times the text of a 1M-token context (the largest any model
+# Zed offers has), so a real thread stays far below it; a hostile row of 3.6 KB decompressed to 256 MiB before
+# (the former bound) and took 1.25 GB more to parse. Parsing one may take at most MAX_THREAD_COST of memory
+# (``moraine.harnesses._shared.bounded``): a thread of text costs about 4x its size, one of tiny objects more.
+MAX_THREAD_BYTES = 6 * 1024 * 1024
+MAX_THREAD_COST = 16 * 1024 * 1024
 _REQUIRED = {"id", "summary", "updated_at", "data_type", "data"}
 _OPTIONAL = ("parent_id", "folder_paths", "created_at")
 _UPDATED_MS = "CAST(round((julianday(updated_at) - 2440587.5) * 86400000.0) AS INTEGER)"
@@ -83,10 +89,13 @@ def _document(data_type: Any, data: Any) -> tuple[dict[str, Any], str | None]:
     kind = str(data_type or "json").lower()
     try:
         if kind == "zstd":
-            raw = zstandard.ZstdDecompressor().decompress(raw, max_output_size=MAX_THREAD_BYTES)
+            raw = decompress_zstd(raw, MAX_THREAD_BYTES)
         elif kind != "json":
             return {}, f"unknown data_type {kind[:20]!r}"
+        check_json_cost(raw, MAX_THREAD_COST)
         document = loads(raw)
+    except TooLarge as exc:
+        return {}, f"data is too large to read: it {exc}"
     except (zstandard.ZstdError, ValueError) as exc:
         return {}, f"data is not readable ({exc})"
     if not isinstance(document, dict):
