@@ -1,13 +1,16 @@
 """A throwaway HOME with its own Moraine home and embedded store, and ``moraine`` (or Python) run in it as a child.
 
-Each run is one child process, waited for with ``os.wait4``: its peak resident memory is that child's own (the
-kernel's ``ru_maxrss``), not the largest of every child this test process ever had. ``holding`` walks every file
-under the HOME (the store's column files decompressed too) for a planted string.
+Each run is one child process, waited for with ``os.wait4`` by a small Python launcher that forked it: its peak
+resident memory is that child's own (the kernel's ``ru_maxrss``). Forked straight from the test process, a child
+would start from the test process's peak: Linux copies a process's high-water mark into its fork and keeps it across
+``exec``, so a child of a pytest worker grown to 968 MB reported 968 MB whatever it did itself. ``holding`` walks
+every file under the HOME (the store's column files decompressed too) for a planted string.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -21,6 +24,17 @@ __all__ = ["Home", "Ran", "new_home"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 _MORAINE = str(Path(sys.executable).parent / "moraine")
+# argv: REPORT COMMAND...: run COMMAND in a fork, write its own peak RSS (KiB) to REPORT, exit with its exit code.
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvpe(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as report:
+    report.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status) % 256)
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,20 +72,31 @@ class Home:
 
 def _waited(home: Home, argv: list[str], timeout: float) -> Ran:
     log = home.root.parent / f"child-{os.getpid()}.log"
+    report = home.root.parent / f"child-{os.getpid()}.rss"
+    report.unlink(missing_ok=True)
     with log.open("wb") as out:
-        child = subprocess.Popen(argv, env=home.env(), stdout=out, stderr=subprocess.STDOUT, cwd=home.root)
-    timer = threading.Timer(timeout, child.kill)  # a child that outlives the bound is killed
+        launcher = subprocess.Popen(
+            [sys.executable, "-c", _LAUNCHER, str(report), *argv],
+            env=home.env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=home.root,
+            start_new_session=True,  # its own process group: a timeout kills the child with it
+        )
+    timer = threading.Timer(timeout, os.killpg, (launcher.pid, signal.SIGKILL))  # outlived the bound: killed
     timer.start()
     try:
-        _, status, usage = os.wait4(
-            child.pid, 0
-        )  # this child's own peak RSS (Popen.wait would reap it without)
+        code = launcher.wait()
     finally:
         timer.cancel()
-    child.returncode = os.waitstatus_to_exitcode(status)
     output = log.read_text(errors="replace")
     log.unlink()
-    return Ran(child.returncode, output, usage.ru_maxrss / 1024)
+    peak_kib = int(report.read_text()) if report.exists() else 0
+    report.unlink(missing_ok=True)
+    assert report.parent.exists() and peak_kib > 0, (
+        f"the launcher reported no peak (exit {code}): {output[-2000:]}"
+    )
+    return Ran(code, output, peak_kib / 1024)
 
 
 def new_home(tmp_path: Path, config: str = "") -> Home:
