@@ -1,8 +1,10 @@
 """The Claude Code line being normalized: which session it belongs to, the fields its events share, typed reads.
 
-A record's session is its ``sessionId``; in a sub-agent transcript (under ``subagents/`` or named ``agent-*``) it is
-``<sessionId>:<agentId>``, announced once with its parent. The first record of a session also reports its start,
-and later records report a changed cwd or slug.
+A record's session is its ``sessionId``, except that a record continuing a chain (its ``parentUuid`` a record this
+file gave to another session) stays in that session: Claude Code may change ``sessionId`` mid-file while one
+conversation goes on, and the answer to a prompt belongs to the prompt's session. In a sub-agent transcript (under
+``subagents/`` or named ``agent-*``) the session is ``<sessionId>:<agentId>``, announced once with its parent. The
+first record of a session also reports its start, and later records report a changed cwd or slug.
 """
 
 from __future__ import annotations
@@ -29,10 +31,11 @@ class ClaudeRecord:
         self.state = ClaudeState(ctx.state)
         self.timestamp = self.read_timestamp(data.get("timestamp"))
         self.uuid = self.text("uuid")
-        recorded = self.text("sessionId")
+        agent = _subagent_id(ctx, data)
+        chained = None if agent else self.state.chain_session(self.text("parentUuid"))
+        recorded = chained or self.text("sessionId")
         parent = recorded or self.state.last_session or _file_session(ctx)
         self.state.last_session = parent
-        agent = _subagent_id(ctx, data)
         self.session = f"{parent}:{agent}" if agent else parent
         self.subagent = agent is not None
         sidechain = data.get("isSidechain")

@@ -68,6 +68,12 @@ class ClaudeState:
         self.set_session_value(session, "title_rank", rank)
         out.append(SessionInfo(session=session, title=title, summary=summary))
 
+    def chain_session(self, parent_uuid: str | None) -> str | None:
+        """Return the session this file gave the record ``parent_uuid`` (None when it is not a recent record)."""
+        recent = self.raw.get("uuids")
+        owner = recent.get(parent_uuid) if parent_uuid and isinstance(recent, dict) else None
+        return owner if isinstance(owner, str) else None
+
     def saw_uuid(self, uuid: str, session: str, out: list[Emitted]) -> None:
         """Remember that ``uuid`` is a record of ``session`` and settle any summary waiting for that leaf."""
         remember(self._table("uuids"), uuid, session, _UUID_LIMIT)

@@ -4,8 +4,9 @@ Each line is a record ``{"type", "sessionId", "uuid", "parentUuid", "timestamp",
 "message": {"role", "model", "content", "stop_reason"}, ...}``; a message's content is a string or a list of blocks
 (text, thinking, tool_use, tool_result, image, ...) and each block becomes one event. Decisions:
 
-- Sessions. A record's ``sessionId``; a sub-agent transcript (a file under ``subagents/`` or named ``agent-*``) is
-  its own session ``<sessionId>:<agentId>`` whose parent is ``sessionId``. Sidechain records inside the main
+- Sessions. A record's ``sessionId``, unless its ``parentUuid`` is a record this file gave another session (a
+  ``sessionId`` changed mid-conversation: the answer stays with its prompt); a sub-agent transcript (a file under
+  ``subagents/`` or named ``agent-*``) is its own session ``<sessionId>:<agentId>`` whose parent is ``sessionId``. Sidechain records inside the main
   transcript stay in the main session, flagged ``sidechain``, and never start or end its turns.
 - Turns. Real user text starts a turn; tool results, meta messages (``isMeta``, ``<command-name>`` wrappers, local
   command output) and compaction summaries do not. ``[Request interrupted by user...]`` ends the turn (interrupted).

@@ -377,3 +377,27 @@ def test_the_adapter_never_raises_on_wrong_types_in_any_field(records: list[Any]
     adapter = ClaudeCodeAdapter()
     ctx = StreamContext(path=Path("projects/p/subagents/agent-x.jsonl"), source="claude")
     assert_normalizes_safely(adapter, ctx, records)
+
+
+def test_a_session_id_changed_mid_conversation_leaves_the_answer_in_the_prompts_session() -> None:
+    # Issue 44: the final answer carried a new sessionId and showed as turn 1 of another session.
+    call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}}
+    result = [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]
+    items = run_records(
+        [
+            user("Build it", uuid="u1", parentUuid=None),
+            assistant([call], None, uuid="a1", parentUuid="u1"),
+            user(result, uuid="u2", parentUuid="a1"),
+            assistant(
+                [{"type": "text", "text": "Built."}], None, uuid="a2", parentUuid="u2", sessionId="s-2"
+            ),
+            user("Now a new conversation", uuid="u3", parentUuid=None, sessionId="s-2"),
+        ]
+    )
+    assert [(e["session"], e["type"]) for e in events(items)] == [
+        ("s-1", "user_input"),
+        ("s-1", "tool_call"),
+        ("s-1", "tool_response"),
+        ("s-1", "assistant_response"),
+        ("s-2", "user_input"),
+    ]
