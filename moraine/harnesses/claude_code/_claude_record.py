@@ -18,7 +18,7 @@ from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
-__all__ = ["ClaudeRecord"]
+__all__ = ["ClaudeRecord", "file_session"]
 
 
 class ClaudeRecord:
@@ -34,7 +34,7 @@ class ClaudeRecord:
         agent = _subagent_id(ctx, data)
         chained = None if agent else self.state.chain_session(self.text("parentUuid"))
         recorded = chained or self.text("sessionId")
-        parent = recorded or self.state.last_session or _file_session(ctx)
+        parent = recorded or self.state.last_session or file_session(ctx)
         self.state.last_session = parent
         self.session = f"{parent}:{agent}" if agent else parent
         self.subagent = agent is not None
@@ -108,7 +108,8 @@ class ClaudeRecord:
         return None
 
 
-def _file_session(ctx: StreamContext) -> str:
+def file_session(ctx: StreamContext) -> str:
+    """Return the session a transcript's location names (its file name, or a sub-agent's session folder)."""
     path = ctx.path
     if path.parent.name == "subagents":
         return path.parent.parent.name

@@ -68,6 +68,18 @@ class ClaudeState:
         self.set_session_value(session, "title_rank", rank)
         out.append(SessionInfo(session=session, title=title, summary=summary))
 
+    def hold(self, record: dict[str, Any], limit: int) -> None:
+        """Keep a record for the session the file turns out to hold (the oldest dropped past ``limit``)."""
+        held = self.raw.get("held")
+        held = held if isinstance(held, list) else []
+        held.append(record)
+        self.raw["held"] = held[-limit:]
+
+    def release(self) -> list[dict[str, Any]]:
+        """Return (and forget) the records kept by ``hold``."""
+        held = self.raw.pop("held", None)
+        return [r for r in held if isinstance(r, dict)] if isinstance(held, list) else []
+
     def chain_session(self, parent_uuid: str | None) -> str | None:
         """Return the session this file gave the record ``parent_uuid`` (None when it is not a recent record)."""
         recent = self.raw.get("uuids")

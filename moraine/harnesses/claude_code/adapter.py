@@ -6,8 +6,10 @@ Each line is a record ``{"type", "sessionId", "uuid", "parentUuid", "timestamp",
 
 - Sessions. A record's ``sessionId``, unless its ``parentUuid`` is a record this file gave another session (a
   ``sessionId`` changed mid-conversation: the answer stays with its prompt); a sub-agent transcript (a file under
-  ``subagents/`` or named ``agent-*``) is its own session ``<sessionId>:<agentId>`` whose parent is ``sessionId``. Sidechain records inside the main
-  transcript stay in the main session, flagged ``sidechain``, and never start or end its turns.
+  ``subagents/`` or named ``agent-*``) is its own session ``<sessionId>:<agentId>`` whose parent is ``sessionId``.
+  Sidechain records inside the main transcript stay in the main session, flagged ``sidechain``, and never start or
+  end its turns. Summaries and file-history snapshots before the file's first other record wait for it and join its
+  session: a file holding nothing else (Claude Code leaves some) is no session.
 - Turns. Real user text starts a turn; tool results, meta messages (``isMeta``, ``<command-name>`` wrappers, local
   command output) and compaction summaries do not. ``[Request interrupted by user...]`` ends the turn (interrupted).
 - Final answers. The last text block of an assistant message that does not go on to a tool call is a final-answer
@@ -26,7 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 from moraine.harnesses.claude_code._claude_assistant import assistant_record
-from moraine.harnesses.claude_code._claude_record import ClaudeRecord
+from moraine.harnesses.claude_code._claude_record import ClaudeRecord, file_session
+from moraine.harnesses.claude_code._claude_state import ClaudeState
 from moraine.harnesses.claude_code._claude_user import user_record
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import message_text
@@ -37,6 +40,9 @@ from moraine.ingest.model import Emitted, EventType, IngestError, TerminalKind
 __all__ = ["ClaudeCodeAdapter"]
 
 _TITLE_RANK = {"ai-title": 1, "summary": 2, "custom-title": 3}
+# Records that belong to no conversation by themselves: a file of nothing else (Claude Code writes some) is no session.
+_UNOWNED = frozenset({"summary", "file-history-snapshot"})
+_HELD_LIMIT = 64
 
 
 class ClaudeCodeAdapter(ObjectAdapter):
@@ -50,6 +56,19 @@ class ClaudeCodeAdapter(ObjectAdapter):
         kind = data.get("type")
         if not isinstance(kind, str):
             return [IngestError("malformed_record", "claude-code record has no string 'type'")]
+        state = ClaudeState(ctx.state)
+        if state.last_session is None:
+            if kind in _UNOWNED and not isinstance(data.get("sessionId"), str):
+                state.hold(data, _HELD_LIMIT)  # no conversation yet: this file may never be a session
+                return []
+            held = state.release()
+            if held:
+                state.last_session = _owner(data, ctx)
+                out = [item for record in held for item in self._record(record, record["type"], ctx)]
+                return out + self._record(data, kind, ctx)
+        return self._record(data, kind, ctx)
+
+    def _record(self, data: dict[str, Any], kind: str, ctx: StreamContext) -> list[Emitted]:
         rec = ClaudeRecord(ctx, data, kind)
         handler = _HANDLERS.get(kind)
         if handler is not None:
@@ -65,6 +84,12 @@ class ClaudeCodeAdapter(ObjectAdapter):
         if rec.uuid:
             rec.state.saw_uuid(rec.uuid, rec.session, rec.out)
         return rec.out
+
+
+def _owner(data: dict[str, Any], ctx: StreamContext) -> str:
+    """Return the session of the first record that has one (the held records before it are its session's)."""
+    recorded = data.get("sessionId")
+    return recorded if isinstance(recorded, str) and recorded else file_session(ctx)
 
 
 def _system(rec: ClaudeRecord) -> None:

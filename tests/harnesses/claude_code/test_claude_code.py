@@ -309,17 +309,43 @@ def test_malformed_records_become_ingest_errors_and_the_file_goes_on() -> None:
 
 
 def test_files_without_session_ids_fall_back_to_the_file_name() -> None:
-    items = run_records(
-        [
-            {
-                "type": "file-history-snapshot",
-                "messageId": "m",
-                "snapshot": {"timestamp": "2026-01-01T00:00:00Z"},
-            }
-        ],
-        Path("p/abc.jsonl"),
-    )
+    prompt = {
+        "type": "user",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "message": {"role": "user", "content": "hi"},
+    }
+    items = run_records([prompt], Path("p/abc.jsonl"))
     assert [(e["session"], e["timestamp"]) for e in events(items)] == [("abc", "2026-01-01T00:00:00+00:00")]
+
+
+def _snapshot(message_id: str) -> dict[str, Any]:
+    snapshot = {"messageId": message_id, "trackedFileBackups": {}, "timestamp": "2025-10-08T02:43:40.858Z"}
+    return {
+        "type": "file-history-snapshot",
+        "messageId": message_id,
+        "snapshot": snapshot,
+        "isSnapshotUpdate": False,
+    }
+
+
+def test_a_file_of_summaries_and_snapshots_only_is_no_session() -> None:
+    # Issue 44: such a real file listed as "Untitled ... in progress" with one turn.
+    summary = {"type": "summary", "summary": "Earlier work", "leafUuid": "elsewhere-1"}
+    items = run_records([summary, _snapshot("m1"), _snapshot("m2"), summary], Path("p/0f1e2d3c.jsonl"))
+    assert items == []
+
+
+def test_summaries_and_snapshots_before_the_conversation_join_its_session() -> None:
+    summary = {"type": "summary", "summary": "Greeting", "leafUuid": "u1"}
+    items = run_records([summary, _snapshot("u1"), user("hi", uuid="u1")], Path("p/0f1e2d3c.jsonl"))
+    assert [(e["session"], e["type"]) for e in events(items)] == [
+        ("s-1", "compaction"),
+        ("s-1", "system"),
+        ("s-1", "user_input"),
+    ]
+    assert [(i["session"], i["title"]) for i in items if i["item"] == "session_info" and i["title"]] == [
+        ("s-1", "Greeting")
+    ]
 
 
 def test_a_record_nested_too_deep_is_an_ingest_error() -> None:
