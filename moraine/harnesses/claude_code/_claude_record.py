@@ -3,7 +3,8 @@
 A record's session is its ``sessionId``, except that a record continuing a chain (its ``parentUuid`` a record this
 file gave to another session) stays in that session: Claude Code may change ``sessionId`` mid-file while one
 conversation goes on, and the answer to a prompt belongs to the prompt's session. In a sub-agent transcript (under
-``subagents/`` or named ``agent-*``) the session is ``<sessionId>:<agentId>``, announced once with its parent. The
+``subagents/`` or named ``agent-*``) read by itself (its parent transcript gone) the session is
+``<sessionId>:<agentId>``, announced once with its parent. The
 first record of a session also reports its start, and later records report a changed cwd or slug.
 """
 
@@ -18,7 +19,10 @@ from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
-__all__ = ["ClaudeRecord", "file_session"]
+__all__ = ["SUBAGENT_TOOLS", "ClaudeRecord", "file_session"]
+
+# The tool whose call starts a sub-agent (``Task``, renamed ``Agent`` in later releases).
+SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 
 
 class ClaudeRecord:
@@ -28,6 +32,10 @@ class ClaudeRecord:
         self.data = data
         self.kind = kind
         self.out: list[Emitted] = []
+        # Sub-agents this record says are done: (agent id, Task call id), read in by the adapter.
+        self.finished_agents: list[tuple[str, str]] = []
+        # Sub-agents done whose result names no agent: (the Task call's prompt, Task call id).
+        self.finished_prompts: list[tuple[str, str]] = []
         self.state = ClaudeState(ctx.state)
         self.timestamp = self.read_timestamp(data.get("timestamp"))
         self.uuid = self.text("uuid")

@@ -16,6 +16,8 @@ _SESSION_LIMIT = 64
 _UUID_LIMIT = 512
 _PENDING_LIMIT = 32
 _SUMMARY_RANK = 2
+_PROMPT_LIMIT = 64
+_PROMPT_CHARS = 20_000
 
 
 class ClaudeState:
@@ -67,6 +69,16 @@ class ClaudeState:
             return
         self.set_session_value(session, "title_rank", rank)
         out.append(SessionInfo(session=session, title=title, summary=summary))
+
+    def remember_prompt(self, call_id: str, prompt: object) -> None:
+        """Remember the prompt of a Task call (to find its sub-agent when the result names none)."""
+        if isinstance(prompt, str) and prompt.strip():
+            remember(self._table("task_prompts"), call_id, prompt[:_PROMPT_CHARS], _PROMPT_LIMIT)
+
+    def task_prompt(self, call_id: str) -> str | None:
+        """Return the prompt of the Task call ``call_id``, if remembered."""
+        prompt = self._table("task_prompts").get(call_id)
+        return prompt if isinstance(prompt, str) else None
 
     def hold(self, record: dict[str, Any], limit: int) -> None:
         """Keep a record for the session the file turns out to hold (the oldest dropped past ``limit``)."""

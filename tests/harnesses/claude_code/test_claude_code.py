@@ -131,6 +131,8 @@ def test_tool_results_do_not_start_turns_and_carry_the_tool_name_error_and_exit_
         "toolu_edit_1": ("Edit", None, None, False),
         "toolu_bash_2": ("Bash", False, 0, False),
         "toolu_read_1": ("Read", True, None, False),
+        "toolu_task_1": ("Task", None, None, False),
+        "toolu_sub_grep": ("Grep", None, None, False),  # the sub-agent's, read in after the Task's result
     }
     assert responses["toolu_moraine_1"]["text"] == "2 hits in earlier sessions"
 
@@ -205,7 +207,7 @@ def test_thinking_without_text_keeps_its_signature_as_encrypted_reasoning() -> N
 
 
 def test_inline_sidechain_records_are_flagged_and_never_shape_the_main_turns() -> None:
-    sidechain = [e for e in events(normalized(MAIN)) if e["sidechain"]]
+    sidechain = [e for e in events(normalized(MAIN)) if e["sidechain"] and "agent_id" not in e["provenance"]]
     assert [(e["type"], e["starts_turn"], e["is_final_answer"], e["terminal"]) for e in sidechain] == [
         ("user_input", False, False, False),
         ("assistant_response", False, False, False),
@@ -214,21 +216,25 @@ def test_inline_sidechain_records_are_flagged_and_never_shape_the_main_turns() -
     assert models == ["claude-opus-4-5-20251101"]
 
 
-def test_subagent_transcript_is_its_own_session_linked_to_its_parent() -> None:
-    items = normalized(SUBAGENT)
-    sessions = {i["session"] for i in items if i["item"] != "ingest_error"}
-    assert sessions == {f"{SESSION}:a1b2c3d"}
-    parents = [i["parent_session"] for i in items if i["item"] == "session_info" and i["parent_session"]]
-    assert parents == [SESSION]
+def test_a_subagent_transcript_is_read_into_its_parent_after_the_task_result_not_as_a_session() -> None:
+    assert normalized(SUBAGENT) == []  # its parent's transcript is there: the parent reads it
+    found = events(normalized(MAIN))
+    result = next(
+        i for i, e in enumerate(found) if e["tool_call_id"] == "toolu_task_1" and e["type"] == "tool_response"
+    )
+    folded = [e for e in found if e["provenance"].get("agent_id") == "a1b2c3d"]
+    assert found[result + 1 : result + 1 + len(folded)] == folded
+    assert {(e["session"], e["provenance"]["parent_tool_call_id"]) for e in folded} == {
+        (SESSION, "toolu_task_1")
+    }
     flags = [
-        (e["type"], e["starts_turn"], e["is_final_answer"], e["terminal"], e["sidechain"])
-        for e in events(items)
+        (e["type"], e["starts_turn"], e["is_final_answer"], e["terminal"], e["sidechain"]) for e in folded
     ]
     assert flags == [
-        ("user_input", True, False, False, True),
+        ("user_input", False, False, False, True),
         ("tool_call", False, False, False, True),
         ("tool_response", False, False, False, True),
-        ("assistant_response", False, True, True, True),
+        ("assistant_response", False, False, False, True),
     ]
 
 
@@ -296,16 +302,16 @@ def test_malformed_records_become_ingest_errors_and_the_file_goes_on() -> None:
     errors = [(i["line"], i["reason"]) for i in items if i["item"] == "ingest_error"]
     assert errors == [
         (None, "malformed_json"),
-        (43, "malformed_record"),
-        (44, "invalid_field"),
-        (45, "timestamp_parse_error"),
-        (45, "invalid_field"),
-        (45, "invalid_field"),
-        (45, "invalid_field"),
+        (45, "malformed_record"),
         (46, "invalid_field"),
-        (46, "invalid_field"),
+        (47, "timestamp_parse_error"),
+        (47, "invalid_field"),
+        (47, "invalid_field"),
+        (47, "invalid_field"),
+        (48, "invalid_field"),
+        (48, "invalid_field"),
     ]
-    assert not [e for e in events(items) if e["line"] > 41]
+    assert not [e for e in events(items) if e["line"] > 43]
 
 
 def test_files_without_session_ids_fall_back_to_the_file_name() -> None:
