@@ -33,7 +33,7 @@ class ClaudeRecord:
         self.kind = kind
         self.out: list[Emitted] = []
         # Sub-agents this record says are done: (agent id, Task call id), read in by the adapter.
-        self.finished_agents: list[tuple[str, str]] = []
+        self.finished_agents: list[tuple[str, str | None]] = []
         # Sub-agents done whose result names no agent: (the Task call's prompt, Task call id).
         self.finished_prompts: list[tuple[str, str]] = []
         self.state = ClaudeState(ctx.state)

@@ -80,6 +80,15 @@ class ClaudeState:
         prompt = self._table("task_prompts").get(call_id)
         return prompt if isinstance(prompt, str) else None
 
+    def remember_launch(self, agent: str, call_id: str) -> None:
+        """Remember the Task call that launched background sub-agent ``agent``."""
+        remember(self._table("launches"), agent, call_id, _PROMPT_LIMIT)
+
+    def launch(self, agent: str) -> str | None:
+        """Return the Task call that launched background sub-agent ``agent``, if remembered."""
+        call = self._table("launches").get(agent)
+        return call if isinstance(call, str) else None
+
     def hold(self, record: dict[str, Any], limit: int) -> None:
         """Keep a record for the session the file turns out to hold (the oldest dropped past ``limit``)."""
         held = self.raw.get("held")

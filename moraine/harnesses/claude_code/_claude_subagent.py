@@ -5,10 +5,11 @@ transcript in 2.0 releases, in the session's own folder ``<sessionId>/subagents/
 the parent's ``sessionId`` and ``isSidechain: true``. The parent names the agent when the sub-agent is done: the
 ``tool_result`` record of the Task call carries ``toolUseResult: {status, agentId}`` (an agent launched in the
 background says ``async_launched`` there, and a ``queue-operation`` record's ``<task-notification>`` with its
-``<task-id>``, ``<tool-use-id>`` and a final ``<status>`` says when it is done); where the result names no agent,
-the sub-agent file whose first prompt is the Task call's ``prompt`` is the one. At that point the parent's stream
-reads the sub-agent's file and emits its events in the parent's session, as sidechain events of the current turn
-(they never start or end the parent's turns), each naming its agent and the Task call in its provenance.
+``<task-id>``, a final ``<status>`` and, in some releases, its ``<tool-use-id>`` says when it is done; else the
+call is the one whose launch named the agent); where the result names no agent, the sub-agent file whose first
+prompt is the Task call's ``prompt`` is the one. At that point the parent's stream reads the sub-agent's file and
+emits its events in the parent's session, as sidechain events of the current turn (they never start or end the
+parent's turns), each naming its agent and the Task call in its provenance.
 
 A sub-agent file is then no session of its own: read by itself it yields nothing when its parent's transcript is
 there. One whose parent transcript is gone stays a session of its own, ``<sessionId>:<agentId>`` linked to its
@@ -116,13 +117,13 @@ def first_fold(state: dict[str, Any], agent_id: str) -> bool:
     return True
 
 
-def finished_notification(content: str) -> tuple[str, str] | None:
-    """Return ``(agent id, Task call id)`` of a ``<task-notification>`` saying a sub-agent is done, else None."""
+def finished_notification(content: str) -> tuple[str, str | None] | None:
+    """Return ``(agent id, Task call id if named)`` of a ``<task-notification>`` saying a sub-agent is done."""
     if "<task-notification>" not in content:
         return None
     found = {tag: re.search(_TAG.format(tag), content) for tag in ("task-id", "tool-use-id", "status")}
     task, call, status = (match.group(1) if match else None for match in found.values())
-    if task and call and status and status.lower() in _FINAL_STATUSES:
+    if task and status and status.lower() in _FINAL_STATUSES:
         return task, call
     return None
 

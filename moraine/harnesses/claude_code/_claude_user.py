@@ -123,10 +123,13 @@ def _tool_result(rec: ClaudeRecord, block: dict[str, Any], *, single: bool) -> N
     provenance: dict[str, Any] = {"original_tool_name": name} if name != tool_name else {}
     if result.get("interrupted") is True:
         provenance["interrupted"] = True
-    if call_id and tool_name in SUBAGENT_TOOLS and result.get("status") != "async_launched":
+    if call_id and tool_name in SUBAGENT_TOOLS:
         agent = as_str(result.get("agentId"))
         prompt = rec.state.task_prompt(call_id)
-        if agent:
+        if result.get("status") == "async_launched":
+            if agent:  # read in when the task notification says it is done
+                rec.state.remember_launch(agent, call_id)
+        elif agent:
             rec.finished_agents.append((agent, call_id))
         elif prompt:
             rec.finished_prompts.append((prompt, call_id))

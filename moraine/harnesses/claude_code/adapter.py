@@ -103,15 +103,15 @@ class ClaudeCodeAdapter(ObjectAdapter):
         if rec.uuid:
             rec.state.saw_uuid(rec.uuid, rec.session, rec.out)
         if self.fold_subagents and not is_subagent_file(ctx.path):
-            for prompt, call in rec.finished_prompts:
+            for prompt, prompted in rec.finished_prompts:
                 found = agent_by_prompt(ctx.path, prompt)
                 if found:
-                    rec.finished_agents.append((found, call))
+                    rec.finished_agents.append((found, prompted))
             for agent, call in rec.finished_agents:
                 rec.out.extend(self._subagent(rec.session, agent, call, ctx))
         return rec.out
 
-    def _subagent(self, session: str, agent: str, call: str, ctx: StreamContext) -> list[Emitted]:
+    def _subagent(self, session: str, agent: str, call: str | None, ctx: StreamContext) -> list[Emitted]:
         """Return the events of sub-agent ``agent``'s transcript as sidechain events of ``session`` (once)."""
         if not first_fold(ctx.state, agent):
             return []
@@ -209,7 +209,8 @@ def _queue_operation(rec: ClaudeRecord) -> None:
     content = message_text(rec.data.get("content"))
     finished = finished_notification(content)
     if finished is not None:
-        rec.finished_agents.append(finished)
+        agent, call = finished
+        rec.finished_agents.append((agent, call or rec.state.launch(agent)))
     text = f"queue {operation}: {content}" if content else f"queue {operation}"
     rec.event(EventType.RUNTIME, operation, text)
 

@@ -182,6 +182,19 @@ def test_a_task_result_naming_no_agent_finds_its_sub_agent_by_the_prompt(tmp_pat
     assert folded == {"a5e1f00d", "b6f2a11e"}
 
 
+def test_a_background_agent_whose_notification_names_no_call_is_tied_to_the_call_that_launched_it(
+    tmp_path: Path,
+) -> None:
+    # Claude Code 2.1.15 writes <task-id> and <status> but no <tool-use-id> in its task notification.
+    main = _home(tmp_path)
+    text = main.read_text(encoding="utf-8").replace("<tool-use-id>toolu_bg</tool-use-id>\\n", "")
+    assert "toolu_bg</tool-use-id>" not in text
+    main.write_text(text, encoding="utf-8")
+    items, _ = normalize_file(ClaudeCodeAdapter(), main, StreamContext(main, "claude"))
+    background = [e for e in events(items) if e.provenance.get("agent_id") == "b6f2a11e"]
+    assert len(background) == 4 and {e.provenance["parent_tool_call_id"] for e in background} == {"toolu_bg"}
+
+
 def test_a_sub_agent_file_read_by_itself_is_no_session_while_its_parent_is_there(tmp_path: Path) -> None:
     main = _home(tmp_path)
     for agent in (
