@@ -298,7 +298,8 @@ def _session_page(reply: Reply, _: dict[str, Reply]) -> None:
 def _turn_summary_only(reply: Reply, _: dict[str, Reply]) -> None:
     data = ok(reply)
     assert data["kind"] == "turn" and data["events"] == [] and data["next_cursor"] is None
-    assert data["turn"]["completed"] is False and data["summary"]["final_response"] is None
+    # Cut short (a tool call last) and idle for months: over, with no answer invented (issue 44, the 30-minute rule).
+    assert data["turn"]["completed"] is True and data["summary"]["final_response"] is None
     assert data["summary"]["user_input"]["text"] == "Fix it and add a regression test."
     assert (
         data["session"]["title"] == "Retry loop investigation" and data["traversal"]["next_turn_id"] is None
@@ -332,9 +333,13 @@ def _completed_turn(final: str) -> Check:
     return check
 
 
-def _incomplete_turn(reply: Reply, _: dict[str, Reply]) -> None:
+def _idle_cut_short_turn(reply: Reply, _: dict[str, Reply]) -> None:
+    # A turn whose last event is a tool call, idle for months: over on that event, with no answer invented (issue 44).
     data = ok(reply)
-    assert data["turn"]["completed"] is False and data["turn"]["terminal_event_id"] is None
+    assert (
+        data["turn"]["completed"] is True
+        and data["turn"]["terminal_event_id"] == data["traversal"]["last_event_id"]
+    )
     assert data["summary"]["final_response"] is None and data["summary"]["tools_called"] == ["exec_command"]
 
 
@@ -355,7 +360,7 @@ OPEN_ROWS: list[Row] = [
             "parseConfigFile lives in src/config/parser.py; the loader imports parse_config_file instead."
         ),
     ),
-    ("codex unfinished turn", OPEN, {"id": turn_id(IDENT, 3)}, _incomplete_turn),
+    ("codex turn cut short, idle since", OPEN, {"id": turn_id(IDENT, 3)}, _idle_cut_short_turn),
     (
         "claude finished turn",
         OPEN,
@@ -363,16 +368,16 @@ OPEN_ROWS: list[Row] = [
         _completed_turn("The retry loop never increments attempt, so fetchWithBackoff spins forever."),
     ),
     (
-        "claude session ends unfinished",
+        "claude session cut short, idle since",
         OPEN,
         {"id": session_id(CLAUDE)},
-        _session_completion(False, "Retry loop investigation"),
+        _session_completion(True, "Retry loop investigation"),
     ),
     (
-        "codex session ends unfinished (no harness title: its first prompt)",
+        "codex session cut short, idle since (no harness title: its first prompt)",
         OPEN,
         {"id": session_id(IDENT)},
-        _session_completion(False, "Where is parseConfigFile defined? The loader cannot find it."),
+        _session_completion(True, "Where is parseConfigFile defined? The loader cannot find it."),
     ),
     ("id=session", OPEN, {"id": session_id(BIG)}, _session_summary_only),
     ("id=session, limit=N", OPEN, {"id": session_id(BIG), "limit": 3}, _session_page),

@@ -235,7 +235,8 @@ def test_discovery_workflow_walks_from_a_vague_query_to_the_session(walk: Walk) 
                                                                  for n in (1, 2)]  # fmt: skip
     assert flow["next_turn"].data["traversal"]["previous_turn_id"] == turn["turn"]["id"]
     assert flow["next_event"].data["traversal"]["previous_event_id"] == event["event"]["id"]
-    assert flow["last_turn"].data["turn"]["completed"] is False
+    # Its last turn was cut short on a tool call months ago: over, with no answer invented (issue 44).
+    assert flow["last_turn"].data["turn"]["completed"] is True
     assert flow["last_turn"].data["summary"]["final_response"] is None
 
 

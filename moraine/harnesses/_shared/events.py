@@ -3,7 +3,9 @@
 ``RecordEvents`` holds the fields every event of one record shares (session, time, cwd, sidechain and the
 record's provenance) and builds each event with its own fields on top: reasoning, answers, tool calls and tool
 responses have builders of their own. ``mark_final_answer`` applies the rule most harnesses follow for a turn's
-answer once they know the turn ended (its last text is the final answer).
+answer once they know the turn ended (its last text is the final answer). ``join_fragments`` makes one event of
+the pieces a harness streamed into one message (Goose keeps each streamed token of a thought as a block of its
+own); ``end_message`` applies it to every assistant message it closes.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from moraine.harnesses._shared.text import render_call
 from moraine.harnesses._shared.fields import canonical_tool_name, is_moraine_tool_name
 from moraine.ingest.model import ContentFormat, Emitted, Event, EventType, TerminalKind
 
-__all__ = ["RecordEvents", "end_message", "mark_final_answer"]
+__all__ = ["RecordEvents", "end_message", "join_fragments", "mark_final_answer"]
 
 
 @dataclass(slots=True)
@@ -139,8 +141,45 @@ def mark_final_answer(events: Sequence[Emitted]) -> None:
         answers[-1].terminal_kind = TerminalKind.FINAL_RESPONSE
 
 
+# The event types a harness may stream into one message a piece at a time.
+_STREAMED = frozenset({EventType.REASONING, EventType.ASSISTANT_RESPONSE})
+
+
+def join_fragments(events: Sequence[Event]) -> list[Event]:
+    """Return one message's events with each run of consecutive pieces of one kind joined into one event.
+
+    A run is consecutive reasoning (or consecutive reply text) of one message, alike in session, model and
+    encryption; its texts are joined as written (a streamed piece carries its own spaces), and the joined event keeps
+    the first piece's fields, the first usage recorded, and the last piece's end-of-turn marks.
+    """
+    out: list[Event] = []
+    for event in events:
+        last = out[-1] if out else None
+        if last is not None and event.type in _STREAMED and _same_stream(last, event):
+            last.text += event.text
+            last.usage = last.usage or event.usage
+            last.is_final_answer = event.is_final_answer
+            last.terminal, last.terminal_kind = event.terminal, event.terminal_kind
+        else:
+            out.append(event)
+    return out
+
+
+def _same_stream(first: Event, then: Event) -> bool:
+    return (
+        first.type is then.type
+        and first.session == then.session
+        and first.model == then.model
+        and first.encrypted == then.encrypted
+        and first.sidechain == then.sidechain
+        and not first.terminal
+    )
+
+
 def end_message(events: list[Event]) -> list[Emitted]:
-    """Close an assistant message's events: one that calls no tool ends the turn with its last text as the answer."""
-    if not any(e.type is EventType.TOOL_CALL for e in events):
-        mark_final_answer(events)
-    return list(events)
+    """Close an assistant message's events: its streamed pieces joined (``join_fragments``); one that calls no tool
+    ends the turn with its last text as the answer."""
+    joined = join_fragments(events)
+    if not any(e.type is EventType.TOOL_CALL for e in joined):
+        mark_final_answer(joined)
+    return list(joined)

@@ -14,6 +14,9 @@ HARNESS = Harness(
         Location("claude-cowork", None, macos_glob=f"{_COWORK}/**/.claude/projects/**/*.jsonl"),
     ),
     resume=Resume(("claude", "--resume")),
-    reads="user and assistant messages, thinking, tool calls and results, sub-agent transcripts, titles, model",
+    reads=(
+        "user and assistant messages, thinking, tool calls and results, sub-agent transcripts (in their parent "
+        "session, in the turn of the Task call that started them), titles, model"
+    ),
     not_read="file-history snapshots, todo lists, shell snapshots and settings outside the transcripts",
 )

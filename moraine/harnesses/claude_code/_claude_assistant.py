@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses._shared.calls import recall_call, remember_call
-from moraine.harnesses.claude_code._claude_record import ClaudeRecord
+from moraine.harnesses.claude_code._claude_record import SUBAGENT_TOOLS, ClaudeRecord
 from moraine.harnesses._shared.text import message_text, render_call
 from moraine.harnesses._shared.fields import as_str, canonical_tool_name, json_text
 from moraine.harnesses._shared.usage import read_usage
@@ -143,6 +143,8 @@ def _tool_use(rec: ClaudeRecord, block: dict[str, Any], block_type: str, model: 
     remember_call(rec.state.raw, call_id, name)
     tool_name, is_moraine = canonical_tool_name(name) if name else (None, False)
     arguments = block.get("input")
+    if tool_name in SUBAGENT_TOOLS and call_id and isinstance(arguments, dict):
+        rec.state.remember_prompt(call_id, arguments.get("prompt"))
     provenance: dict[str, Any] = {"original_tool_name": name} if name != tool_name else {}
     return rec.event(
         EventType.TOOL_CALL,

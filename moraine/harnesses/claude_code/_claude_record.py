@@ -1,8 +1,11 @@
 """The Claude Code line being normalized: which session it belongs to, the fields its events share, typed reads.
 
-A record's session is its ``sessionId``; in a sub-agent transcript (under ``subagents/`` or named ``agent-*``) it is
-``<sessionId>:<agentId>``, announced once with its parent. The first record of a session also reports its start,
-and later records report a changed cwd or slug.
+A record's session is its ``sessionId``, except that a record continuing a chain (its ``parentUuid`` a record this
+file gave to another session) stays in that session: Claude Code may change ``sessionId`` mid-file while one
+conversation goes on, and the answer to a prompt belongs to the prompt's session. In a sub-agent transcript (under
+``subagents/`` or named ``agent-*``) read by itself (its parent transcript gone) the session is
+``<sessionId>:<agentId>``, announced once with its parent. The
+first record of a session also reports its start, and later records report a changed cwd or slug.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import read_timestamp
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
-__all__ = ["ClaudeRecord"]
+__all__ = ["SUBAGENT_TOOLS", "ClaudeRecord", "file_session"]
+
+# The tool whose call starts a sub-agent (``Task``, renamed ``Agent`` in later releases).
+SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 
 
 class ClaudeRecord:
@@ -26,13 +32,18 @@ class ClaudeRecord:
         self.data = data
         self.kind = kind
         self.out: list[Emitted] = []
+        # Sub-agents this record says are done: (agent id, Task call id), read in by the adapter.
+        self.finished_agents: list[tuple[str, str | None]] = []
+        # Sub-agents done whose result names no agent: (the Task call's prompt, Task call id).
+        self.finished_prompts: list[tuple[str, str]] = []
         self.state = ClaudeState(ctx.state)
         self.timestamp = self.read_timestamp(data.get("timestamp"))
         self.uuid = self.text("uuid")
-        recorded = self.text("sessionId")
-        parent = recorded or self.state.last_session or _file_session(ctx)
-        self.state.last_session = parent
         agent = _subagent_id(ctx, data)
+        chained = None if agent else self.state.chain_session(self.text("parentUuid"))
+        recorded = chained or self.text("sessionId")
+        parent = recorded or self.state.last_session or file_session(ctx)
+        self.state.last_session = parent
         self.session = f"{parent}:{agent}" if agent else parent
         self.subagent = agent is not None
         sidechain = data.get("isSidechain")
@@ -105,7 +116,8 @@ class ClaudeRecord:
         return None
 
 
-def _file_session(ctx: StreamContext) -> str:
+def file_session(ctx: StreamContext) -> str:
+    """Return the session a transcript's location names (its file name, or a sub-agent's session folder)."""
     path = ctx.path
     if path.parent.name == "subagents":
         return path.parent.parent.name

@@ -16,6 +16,8 @@ _SESSION_LIMIT = 64
 _UUID_LIMIT = 512
 _PENDING_LIMIT = 32
 _SUMMARY_RANK = 2
+_PROMPT_LIMIT = 64
+_PROMPT_CHARS = 20_000
 
 
 class ClaudeState:
@@ -67,6 +69,43 @@ class ClaudeState:
             return
         self.set_session_value(session, "title_rank", rank)
         out.append(SessionInfo(session=session, title=title, summary=summary))
+
+    def remember_prompt(self, call_id: str, prompt: object) -> None:
+        """Remember the prompt of a Task call (to find its sub-agent when the result names none)."""
+        if isinstance(prompt, str) and prompt.strip():
+            remember(self._table("task_prompts"), call_id, prompt[:_PROMPT_CHARS], _PROMPT_LIMIT)
+
+    def task_prompt(self, call_id: str) -> str | None:
+        """Return the prompt of the Task call ``call_id``, if remembered."""
+        prompt = self._table("task_prompts").get(call_id)
+        return prompt if isinstance(prompt, str) else None
+
+    def remember_launch(self, agent: str, call_id: str) -> None:
+        """Remember the Task call that launched background sub-agent ``agent``."""
+        remember(self._table("launches"), agent, call_id, _PROMPT_LIMIT)
+
+    def launch(self, agent: str) -> str | None:
+        """Return the Task call that launched background sub-agent ``agent``, if remembered."""
+        call = self._table("launches").get(agent)
+        return call if isinstance(call, str) else None
+
+    def hold(self, record: dict[str, Any], limit: int) -> None:
+        """Keep a record for the session the file turns out to hold (the oldest dropped past ``limit``)."""
+        held = self.raw.get("held")
+        held = held if isinstance(held, list) else []
+        held.append(record)
+        self.raw["held"] = held[-limit:]
+
+    def release(self) -> list[dict[str, Any]]:
+        """Return (and forget) the records kept by ``hold``."""
+        held = self.raw.pop("held", None)
+        return [r for r in held if isinstance(r, dict)] if isinstance(held, list) else []
+
+    def chain_session(self, parent_uuid: str | None) -> str | None:
+        """Return the session this file gave the record ``parent_uuid`` (None when it is not a recent record)."""
+        recent = self.raw.get("uuids")
+        owner = recent.get(parent_uuid) if parent_uuid and isinstance(recent, dict) else None
+        return owner if isinstance(owner, str) else None
 
     def saw_uuid(self, uuid: str, session: str, out: list[Emitted]) -> None:
         """Remember that ``uuid`` is a record of ``session`` and settle any summary waiting for that leaf."""

@@ -6,10 +6,10 @@ import re
 from typing import Any
 
 from moraine.harnesses._shared.calls import recall_call
-from moraine.harnesses.claude_code._claude_record import ClaudeRecord
+from moraine.harnesses.claude_code._claude_record import SUBAGENT_TOOLS, ClaudeRecord
 from moraine.harnesses._shared.exit import as_exit_code, exit_code_in_header
 from moraine.harnesses._shared.text import message_text
-from moraine.harnesses._shared.fields import as_dict, canonical_tool_name
+from moraine.harnesses._shared.fields import as_dict, as_str, canonical_tool_name
 from moraine.ingest.model import ContentFormat, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["user_record"]
@@ -38,6 +38,9 @@ _META_PREFIXES = (
 _EXIT_HEADER = re.compile(r"^(?:Error: )?Exit code:? (-?\d{1,10})\b")
 
 _EXIT_KEYS = ("exitCode", "exit_code", "returnCode", "return_code")
+_SUBAGENT_TOOLS = frozenset(
+    {"Task", "Agent"}
+)  # the tool whose call starts a sub-agent (renamed Agent in 2.x)
 
 
 def user_record(rec: ClaudeRecord) -> None:
@@ -120,6 +123,16 @@ def _tool_result(rec: ClaudeRecord, block: dict[str, Any], *, single: bool) -> N
     provenance: dict[str, Any] = {"original_tool_name": name} if name != tool_name else {}
     if result.get("interrupted") is True:
         provenance["interrupted"] = True
+    if call_id and tool_name in SUBAGENT_TOOLS:
+        agent = as_str(result.get("agentId"))
+        prompt = rec.state.task_prompt(call_id)
+        if result.get("status") == "async_launched":
+            if agent:  # read in when the task notification says it is done
+                rec.state.remember_launch(agent, call_id)
+        elif agent:
+            rec.finished_agents.append((agent, call_id))
+        elif prompt:
+            rec.finished_prompts.append((prompt, call_id))
     rec.event(
         EventType.TOOL_RESPONSE,
         "tool_result",

@@ -16,7 +16,14 @@ from moraine.harnesses._shared.base import StreamContext
 from moraine.harnesses._shared.fields import as_str, trailing_uuid
 from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
 
-__all__ = ["CodexRecord", "consume_mirror", "first_user_message", "remember_mirror", "user_text"]
+__all__ = [
+    "CodexRecord",
+    "consume_mirror",
+    "first_user_message",
+    "remember_mirror",
+    "split_ide_context",
+    "user_text",
+]
 
 _INJECTED_PREFIXES = (
     "<environment_context>",
@@ -32,6 +39,11 @@ _INJECTED_PREFIXES = (
     "<subagent_notification>",
     "<user_action>",
 )
+
+# The Codex IDE extension and desktop app send a prompt as the context they gathered (open tabs, the active file,
+# files the person attached) under one of these headings, then the person's own words under ``_REQUEST``.
+_CONTEXT_HEADINGS = ("# Context from my IDE setup:", "# Files mentioned by the user:")
+_REQUEST = "## My request for Codex:"
 
 _MIRROR_LIMIT = 32
 
@@ -97,12 +109,17 @@ def user_text(
     *,
     first_user: bool,
 ) -> None:
-    """Emit user text: injected context as system, else user input that starts a turn once per task."""
+    """Emit user text: injected context as system, else user input that starts a turn once per task (the context
+    an IDE sent before the person's request is system text of its own)."""
     marker = next((p for p in _INJECTED_PREFIXES if text.lstrip().startswith(p)), None)
     if marker is not None:
         provenance["injected"] = marker
         rec.event(EventType.SYSTEM, payload_type, text, record_type=record_type, provenance=provenance)
         return
+    split = split_ide_context(text)
+    context = None
+    if split is not None:
+        context, text = split
     if rec.state.get("in_task"):
         starts_turn = not rec.state.get("task_prompted")
         rec.state["task_prompted"] = True
@@ -116,12 +133,28 @@ def user_text(
         starts_turn=starts_turn,
         provenance=provenance,
     )
+    if context:  # after the request, so that it falls in the turn the request opens
+        injected = {**provenance, "injected": "ide_context"}
+        rec.event(EventType.SYSTEM, payload_type, context, record_type=record_type, provenance=injected)
     if first_user:
         first_user_message(rec, text)
 
 
+def split_ide_context(text: str) -> tuple[str, str] | None:
+    """Return (the IDE's context, the person's request) of a prompt an IDE wrapped, or None for any other text."""
+    if not text.lstrip().startswith(_CONTEXT_HEADINGS):
+        return None
+    context, found, request = text.rpartition(_REQUEST)
+    if not found:
+        return None
+    return context.strip(), request.strip()
+
+
 def first_user_message(rec: CodexRecord, text: str) -> None:
-    """Report the session's first user message, once."""
+    """Report the session's first user message, once (the person's request, without the context an IDE sent)."""
+    split = split_ide_context(text)
+    if split is not None:
+        text = split[1]
     if text.strip() and not rec.state.get("first_user"):
         rec.state["first_user"] = True
         rec.out.append(SessionInfo(session=rec.session, first_user_message=text))

@@ -21,13 +21,15 @@ HARNESS = Harness(
     resume=Resume(("copilot", "--resume")),
     reads=(
         "session events in both layouts (<id>/events.jsonl with workspace.yaml, and the older <id>.jsonl) and the "
-        "early history-session-state/ files (chat messages, tool calls and results): "
+        "early history-session-state/ files (chat messages, or the timeline when they hold none: tool calls and "
+        "results): "
         "prompts, replies, reasoning, tool requests with their results and success, model changes, aborts, "
         "notices, compactions, output tokens per reply, the workspace name as title"
     ),
     not_read=(
         "per-model token totals of session.shutdown (session-wide, not per call), streaming deltas, hook and "
-        "sub-agent lifecycle events, permission requests; the early files' timeline (the chat messages are read), "
+        "sub-agent lifecycle events, permission requests; an early file's timeline beside its chat messages (the "
+        "messages are read), "
         "COPILOT_HOME when it moves ~/.copilot"
     ),
 )

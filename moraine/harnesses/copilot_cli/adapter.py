@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from moraine.harnesses.copilot_cli.history import HEADER_RECORD, MESSAGE_RECORD, history_record
+from moraine.harnesses.copilot_cli.history import (
+    HEADER_RECORD,
+    MESSAGE_RECORD,
+    TIMELINE_RECORD,
+    history_record,
+)
 from moraine.harnesses.copilot_cli.workspace import workspace_name
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents
@@ -47,7 +52,7 @@ class CopilotCliAdapter(ObjectAdapter):
 
     def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one session event."""
-        if data.get("record") in (HEADER_RECORD, MESSAGE_RECORD):
+        if data.get("record") in (HEADER_RECORD, MESSAGE_RECORD, TIMELINE_RECORD):
             return history_record(data, ctx)
         kind = as_str(data.get("type"))
         body = as_dict(data.get("data"))

@@ -9,7 +9,9 @@ update the header. A message is ``{id, timestamp, type, content, thoughts, toolC
 [{functionResponse: {id, name, response: {output | error}}}]}`` (call and result together) and its token counts;
 ``info``, ``warning`` and ``error`` messages are the CLI's own notices. Both versions write a message again as it
 grows (same id): each of its parts is emitted once (``_revised``). A ``gemini`` message without tool calls ends
-the agent loop, so its text is the turn's final answer. The session's ``summary`` is its title.
+the agent loop, so its text is the turn's final answer. The session's ``summary`` is its title. A slash command that
+submits a prompt of Gemini's own (``/init``) is recorded as that prompt: the person's input is the command, and
+Gemini's instructions are system text beside it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,14 @@ from moraine.ingest.model import Emitted, Event, EventType, IngestError, Session
 __all__ = ["GeminiCliAdapter"]
 
 _NOTICES = frozenset({"info", "warning", "error"})
+# How the prompts Gemini CLI's own slash commands submit begin, and the command the person typed.
+_COMMAND_PROMPTS = (
+    (
+        "You are an AI agent that brings the power of Gemini directly into the terminal. Your task is to analyze "
+        "the current directory and generate a comprehensive GEMINI.md file",
+        "/init",
+    ),
+)
 _FAILED = frozenset({"error", "cancelled", "canceled"})
 
 
@@ -102,13 +112,23 @@ def _message(message: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
     state = ctx.state
     if kind == "user":
         if content and first_sight(state, message_id, "user"):
-            out.append(record.event(EventType.USER_INPUT, text=content, starts_turn=bool(content.strip())))
+            out.extend(_prompt(content, record))
     elif kind == "gemini":
         out.extend(_reply(message, message_id, content, record, ctx))
     elif kind in _NOTICES:
         if content and first_sight(state, message_id, "notice"):
             out.append(record.event(EventType.SYSTEM, text=content))
     return out
+
+
+def _prompt(content: str, record: RecordEvents) -> list[Emitted]:
+    command = next((typed for head, typed in _COMMAND_PROMPTS if content.lstrip().startswith(head)), None)
+    if command is None:
+        return [record.event(EventType.USER_INPUT, text=content, starts_turn=bool(content.strip()))]
+    return [
+        record.event(EventType.USER_INPUT, text=command, starts_turn=True),
+        record.event(EventType.SYSTEM, text=content, provenance={"injected": command}),
+    ]
 
 
 def _reply(

@@ -23,6 +23,8 @@ class QoderAdapter(ClaudeCodeAdapter):
     """Normalize Qoder transcript records (Claude Code's format, with the session sidecar)."""
 
     harness = "qoder"
+    # Qoder's Task results are not known to name their agent: its sub-agent transcripts stay sessions of their own.
+    fold_subagents = False
 
     def normalize_object(self, data: dict[str, Any], ctx: StreamContext) -> list[Emitted]:
         """Return the events, session metadata and ingest errors of one transcript line."""

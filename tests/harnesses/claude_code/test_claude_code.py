@@ -131,6 +131,8 @@ def test_tool_results_do_not_start_turns_and_carry_the_tool_name_error_and_exit_
         "toolu_edit_1": ("Edit", None, None, False),
         "toolu_bash_2": ("Bash", False, 0, False),
         "toolu_read_1": ("Read", True, None, False),
+        "toolu_task_1": ("Task", None, None, False),
+        "toolu_sub_grep": ("Grep", None, None, False),  # the sub-agent's, read in after the Task's result
     }
     assert responses["toolu_moraine_1"]["text"] == "2 hits in earlier sessions"
 
@@ -205,7 +207,7 @@ def test_thinking_without_text_keeps_its_signature_as_encrypted_reasoning() -> N
 
 
 def test_inline_sidechain_records_are_flagged_and_never_shape_the_main_turns() -> None:
-    sidechain = [e for e in events(normalized(MAIN)) if e["sidechain"]]
+    sidechain = [e for e in events(normalized(MAIN)) if e["sidechain"] and "agent_id" not in e["provenance"]]
     assert [(e["type"], e["starts_turn"], e["is_final_answer"], e["terminal"]) for e in sidechain] == [
         ("user_input", False, False, False),
         ("assistant_response", False, False, False),
@@ -214,21 +216,25 @@ def test_inline_sidechain_records_are_flagged_and_never_shape_the_main_turns() -
     assert models == ["claude-opus-4-5-20251101"]
 
 
-def test_subagent_transcript_is_its_own_session_linked_to_its_parent() -> None:
-    items = normalized(SUBAGENT)
-    sessions = {i["session"] for i in items if i["item"] != "ingest_error"}
-    assert sessions == {f"{SESSION}:a1b2c3d"}
-    parents = [i["parent_session"] for i in items if i["item"] == "session_info" and i["parent_session"]]
-    assert parents == [SESSION]
+def test_a_subagent_transcript_is_read_into_its_parent_after_the_task_result_not_as_a_session() -> None:
+    assert normalized(SUBAGENT) == []  # its parent's transcript is there: the parent reads it
+    found = events(normalized(MAIN))
+    result = next(
+        i for i, e in enumerate(found) if e["tool_call_id"] == "toolu_task_1" and e["type"] == "tool_response"
+    )
+    folded = [e for e in found if e["provenance"].get("agent_id") == "a1b2c3d"]
+    assert found[result + 1 : result + 1 + len(folded)] == folded
+    assert {(e["session"], e["provenance"]["parent_tool_call_id"]) for e in folded} == {
+        (SESSION, "toolu_task_1")
+    }
     flags = [
-        (e["type"], e["starts_turn"], e["is_final_answer"], e["terminal"], e["sidechain"])
-        for e in events(items)
+        (e["type"], e["starts_turn"], e["is_final_answer"], e["terminal"], e["sidechain"]) for e in folded
     ]
     assert flags == [
-        ("user_input", True, False, False, True),
+        ("user_input", False, False, False, True),
         ("tool_call", False, False, False, True),
         ("tool_response", False, False, False, True),
-        ("assistant_response", False, True, True, True),
+        ("assistant_response", False, False, False, True),
     ]
 
 
@@ -296,30 +302,56 @@ def test_malformed_records_become_ingest_errors_and_the_file_goes_on() -> None:
     errors = [(i["line"], i["reason"]) for i in items if i["item"] == "ingest_error"]
     assert errors == [
         (None, "malformed_json"),
-        (43, "malformed_record"),
-        (44, "invalid_field"),
-        (45, "timestamp_parse_error"),
-        (45, "invalid_field"),
-        (45, "invalid_field"),
-        (45, "invalid_field"),
+        (45, "malformed_record"),
         (46, "invalid_field"),
-        (46, "invalid_field"),
+        (47, "timestamp_parse_error"),
+        (47, "invalid_field"),
+        (47, "invalid_field"),
+        (47, "invalid_field"),
+        (48, "invalid_field"),
+        (48, "invalid_field"),
     ]
-    assert not [e for e in events(items) if e["line"] > 41]
+    assert not [e for e in events(items) if e["line"] > 43]
 
 
 def test_files_without_session_ids_fall_back_to_the_file_name() -> None:
-    items = run_records(
-        [
-            {
-                "type": "file-history-snapshot",
-                "messageId": "m",
-                "snapshot": {"timestamp": "2026-01-01T00:00:00Z"},
-            }
-        ],
-        Path("p/abc.jsonl"),
-    )
+    prompt = {
+        "type": "user",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "message": {"role": "user", "content": "hi"},
+    }
+    items = run_records([prompt], Path("p/abc.jsonl"))
     assert [(e["session"], e["timestamp"]) for e in events(items)] == [("abc", "2026-01-01T00:00:00+00:00")]
+
+
+def _snapshot(message_id: str) -> dict[str, Any]:
+    snapshot = {"messageId": message_id, "trackedFileBackups": {}, "timestamp": "2025-10-08T02:43:40.858Z"}
+    return {
+        "type": "file-history-snapshot",
+        "messageId": message_id,
+        "snapshot": snapshot,
+        "isSnapshotUpdate": False,
+    }
+
+
+def test_a_file_of_summaries_and_snapshots_only_is_no_session() -> None:
+    # Issue 44: such a real file listed as "Untitled ... in progress" with one turn.
+    summary = {"type": "summary", "summary": "Earlier work", "leafUuid": "elsewhere-1"}
+    items = run_records([summary, _snapshot("m1"), _snapshot("m2"), summary], Path("p/0f1e2d3c.jsonl"))
+    assert items == []
+
+
+def test_summaries_and_snapshots_before_the_conversation_join_its_session() -> None:
+    summary = {"type": "summary", "summary": "Greeting", "leafUuid": "u1"}
+    items = run_records([summary, _snapshot("u1"), user("hi", uuid="u1")], Path("p/0f1e2d3c.jsonl"))
+    assert [(e["session"], e["type"]) for e in events(items)] == [
+        ("s-1", "compaction"),
+        ("s-1", "system"),
+        ("s-1", "user_input"),
+    ]
+    assert [(i["session"], i["title"]) for i in items if i["item"] == "session_info" and i["title"]] == [
+        ("s-1", "Greeting")
+    ]
 
 
 def test_a_record_nested_too_deep_is_an_ingest_error() -> None:
@@ -377,3 +409,27 @@ def test_the_adapter_never_raises_on_wrong_types_in_any_field(records: list[Any]
     adapter = ClaudeCodeAdapter()
     ctx = StreamContext(path=Path("projects/p/subagents/agent-x.jsonl"), source="claude")
     assert_normalizes_safely(adapter, ctx, records)
+
+
+def test_a_session_id_changed_mid_conversation_leaves_the_answer_in_the_prompts_session() -> None:
+    # Issue 44: the final answer carried a new sessionId and showed as turn 1 of another session.
+    call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}}
+    result = [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]
+    items = run_records(
+        [
+            user("Build it", uuid="u1", parentUuid=None),
+            assistant([call], None, uuid="a1", parentUuid="u1"),
+            user(result, uuid="u2", parentUuid="a1"),
+            assistant(
+                [{"type": "text", "text": "Built."}], None, uuid="a2", parentUuid="u2", sessionId="s-2"
+            ),
+            user("Now a new conversation", uuid="u3", parentUuid=None, sessionId="s-2"),
+        ]
+    )
+    assert [(e["session"], e["type"]) for e in events(items)] == [
+        ("s-1", "user_input"),
+        ("s-1", "tool_call"),
+        ("s-1", "tool_response"),
+        ("s-1", "assistant_response"),
+        ("s-2", "user_input"),
+    ]

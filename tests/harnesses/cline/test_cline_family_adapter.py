@@ -140,3 +140,77 @@ def test_bad_records_become_ingest_errors_for_every_harness_of_the_family(harnes
         "unknown_record",
         "unknown_record",
     ]
+
+
+def _api_history_task(root: Path, with_ui_messages: bool = False) -> Path:
+    """A task folder as Cline writes it, holding the API history (native tool blocks) and maybe the UI messages."""
+    folder = root / "globalStorage" / "saoudrizwan.claude-dev" / "tasks" / "1733300000000"
+    folder.mkdir(parents=True)
+    environment = "<environment_details>\n# Current Working Directory (/home/dev/kiln) Files\nkiln.py\n</environment_details>"
+    history = [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "<task>\nWhy does the kiln overshoot? clineapikeyword\n</task>"},
+                {"type": "text", "text": environment},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Read the controller first.", "signature": "sig"},
+                {"type": "text", "text": "Reading the controller."},
+                {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "kiln.py"}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "GAIN = 4.0"},
+                {"type": "text", "text": environment},
+            ],
+        },
+        {"role": "assistant", "content": [{"type": "text", "text": "The gain of 4.0 is too high."}]},
+    ]
+    (folder / "api_conversation_history.json").write_text(json.dumps(history), encoding="utf-8")
+    (folder / "task_metadata.json").write_text(
+        json.dumps({"model_usage": [{"model_id": "claude-sonnet-4-5"}]}), encoding="utf-8"
+    )
+    if with_ui_messages:
+        (folder / "ui_messages.json").write_text("[]", encoding="utf-8")
+    return folder / "api_conversation_history.json"
+
+
+def test_a_task_folder_without_ui_messages_is_read_from_its_api_history(tmp_path: Path) -> None:
+    # Issue 44: such a folder was not read at all; the API history keeps tool calls and results verbatim.
+    items = emitted("cline", "cline_api_history", _api_history_task(tmp_path), "cline-api")
+    assert not [i for i in items if isinstance(i, IngestError)]
+    found = events(items)
+    assert [(e.type.value, e.text) for e in found if e.type is not EventType.TOOL_CALL] == [
+        ("user_input", "Why does the kiln overshoot? clineapikeyword"),
+        ("system", found[1].text),
+        ("reasoning", "Read the controller first."),
+        ("assistant_response", "Reading the controller."),
+        ("tool_response", "GAIN = 4.0"),
+        ("system", found[1].text),
+        ("assistant_response", "The gain of 4.0 is too high."),
+    ]
+    assert found[1].text.startswith("<environment_details>")
+    [call] = events(items, EventType.TOOL_CALL)
+    assert (call.tool_name, call.tool_call_id, call.arguments) == (
+        "read_file",
+        "toolu_1",
+        {"path": "kiln.py"},
+    )
+    assert events(items, EventType.TOOL_RESPONSE)[0].tool_name == "read_file"
+    assert [e.starts_turn for e in found].count(True) == 1 and found[-1].is_final_answer
+    assert {e.session for e in found} == {"1733300000000"}
+    assert found[0].timestamp is not None and found[0].timestamp.year == 2024
+    assert _infos(items)[0].model == "claude-sonnet-4-5"
+
+
+def test_the_api_history_is_left_alone_where_the_ui_messages_are_read(tmp_path: Path) -> None:
+    items = emitted(
+        "cline", "cline_api_history", _api_history_task(tmp_path, with_ui_messages=True), "cline-api"
+    )
+    assert items == []

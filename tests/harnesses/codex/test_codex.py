@@ -423,3 +423,48 @@ def test_the_adapter_never_raises_on_wrong_types_in_any_field(records: list[Any]
     adapter = CodexAdapter()
     ctx = StreamContext(path=Path("rollout.jsonl"), source="codex")
     assert_normalizes_safely(adapter, ctx, records)
+
+
+def test_an_ide_wrapped_prompt_is_titled_and_turned_by_the_request_not_the_ide_context() -> None:
+    # Issue 44: both real Codex IDE sessions were titled "# Context from my IDE setup:".
+    prompt = (
+        "# Context from my IDE setup:\n\n## Active file: src/login.ts\n\n## Open tabs:\n- login.ts: src/login.ts\n\n"
+        "## My request for Codex:\nFix the redirect loop after login\n"
+    )
+    ts = "2026-02-23T12:41:05.000Z"
+    meta = {"id": "019c8a4d-0000-7000-8000-000000000001", "cwd": "/repo", "originator": "codex_vscode"}
+    user = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]}
+    environment = {
+        "type": "message",
+        "role": "user",
+        "content": [
+            {
+                "type": "input_text",
+                "text": "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>",
+            }
+        ],
+    }
+    items = run_records(
+        [
+            {"timestamp": ts, "type": "session_meta", "payload": meta},
+            {"timestamp": ts, "type": "response_item", "payload": environment},
+            {"timestamp": ts, "type": "response_item", "payload": user},
+            {
+                "timestamp": ts,
+                "type": "event_msg",
+                "payload": {"type": "user_message", "message": prompt, "kind": "plain"},
+            },
+        ]
+    )
+    firsts = [
+        i["first_user_message"] for i in items if i["item"] == "session_info" and i["first_user_message"]
+    ]
+    assert firsts == ["Fix the redirect loop after login"]
+    said = [(e["type"], e["text"]) for e in events(items) if e["type"] in ("user_input", "system")]
+    assert said[-2:] == [
+        ("user_input", "Fix the redirect loop after login"),
+        (
+            "system",
+            "# Context from my IDE setup:\n\n## Active file: src/login.ts\n\n## Open tabs:\n- login.ts: src/login.ts",
+        ),
+    ]

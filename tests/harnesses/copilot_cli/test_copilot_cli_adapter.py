@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.harnesses.run import events, normalize_file
@@ -82,3 +83,66 @@ def test_an_early_history_file_reads_its_chat_messages_calls_and_results() -> No
     )  # named by its call
     assert found[-1].is_final_answer and not found[1].is_final_answer
     assert found[0].provenance["timestamp_source"] == "session_start" and found[0].timestamp.year == 2025
+
+
+def test_an_early_history_file_kept_in_its_timeline_is_read_not_lost(tmp_path: Path) -> None:
+    # Issue 44: an early file with an empty chatMessages and the conversation in timeline was "not read".
+    timeline = [
+        {"id": "t1", "timestamp": "2025-09-30T08:00:00.000Z", "type": "info", "text": "Logged in."},
+        {
+            "id": "t2",
+            "timestamp": "2025-09-30T08:00:05.000Z",
+            "type": "user",
+            "text": "count the TODOs in @src",
+            "expandedText": "count the TODOs in /home/dev/app/src",
+            "mentions": [],
+        },
+        {
+            "id": "t3",
+            "timestamp": "2025-09-30T08:00:07.000Z",
+            "type": "copilot",
+            "text": "I'll search for them.",
+        },
+        {
+            "id": "t4",
+            "timestamp": "2025-09-30T08:00:07.500Z",
+            "type": "tool_call_requested",
+            "callId": "call_1",
+            "name": "bash",
+            "toolTitle": "Run command",
+            "intentionSummary": "Count TODO markers",
+            "arguments": {"command": "grep -rc TODO src"},
+        },
+        {
+            "id": "t5",
+            "timestamp": "2025-09-30T08:00:08.000Z",
+            "type": "tool_call_completed",
+            "callId": "call_1",
+            "name": "bash",
+            "result": {"type": "success", "log": "src/a.py:3"},
+        },
+        {
+            "id": "t6",
+            "timestamp": "2025-09-30T08:00:10.000Z",
+            "type": "copilot",
+            "text": "There are 3 TODOs.",
+        },
+    ]
+    document = {"sessionId": "0e9d8c7b-aaaa-4bbb-8ccc-123456789abc", "startTime": "2025-09-30T08:00:00.000Z"}
+    early = tmp_path / "session_0e9d8c7b-aaaa-4bbb-8ccc-123456789abc_1759219200000.json"
+    early.write_text(json.dumps({**document, "chatMessages": [], "timeline": timeline}), encoding="utf-8")
+    items, end = normalize_file(CopilotCliAdapter(), early, reader=CopilotHistoryReader())
+    assert end == 7 and not [i for i in items if isinstance(i, IngestError)]
+    found = events(items)
+    assert [(e.type.value, e.text) for e in found] == [
+        ("system", "Logged in."),
+        ("user_input", "count the TODOs in @src"),
+        ("assistant_response", "I'll search for them."),
+        ("tool_call", found[3].text),
+        ("tool_response", "src/a.py:3"),
+        ("assistant_response", "There are 3 TODOs."),
+    ]
+    assert (found[3].tool_name, found[3].arguments) == ("bash", {"command": "grep -rc TODO src"})
+    assert found[4].tool_call_id == "call_1" and found[4].tool_error is False
+    assert found[1].starts_turn and found[1].timestamp.isoformat() == "2025-09-30T08:00:05+00:00"
+    assert found[-1].is_final_answer

@@ -131,3 +131,33 @@ def test_a_newest_message_without_an_id_is_not_emitted_twice_when_read_again(tmp
     _chat(chat, [{"type": "user", "content": "hello"}, {"type": "gemini", "content": "hi"}])
     second, _ = read(GeminiChatReader(), chat, ctx, end)
     assert [e.text for e in events(second)] == ["hi"]
+
+
+def test_an_init_session_is_titled_by_the_command_not_by_geminis_instructions(tmp_path: Path) -> None:
+    # Issue 44: /init submits Gemini's own prompt as the user message, and the session was titled with it.
+    chat = tmp_path / "chats" / "session-init.json"
+    chat.parent.mkdir()
+    instructions = (
+        "\nYou are an AI agent that brings the power of Gemini directly into the terminal. Your task is to analyze "
+        "the current directory and generate a comprehensive GEMINI.md file to be used as instructional context "
+        "for future interactions.\n\n**Analysis Process:**\n\n1.  **Initial Exploration:**\n"
+    )
+    user = {"id": "u1", "timestamp": "2025-08-01T10:00:00.000Z", "type": "user", "content": instructions}
+    info = {
+        "id": "i1",
+        "timestamp": "2025-08-01T10:00:00.100Z",
+        "type": "info",
+        "content": "Empty GEMINI.md created.",
+    }
+    reply = {
+        "id": "g1",
+        "timestamp": "2025-08-01T10:00:30.000Z",
+        "type": "gemini",
+        "content": "Wrote GEMINI.md.",
+    }
+    _chat(chat, [user, info, reply])
+    items, _ = read(GeminiChatReader(), chat, StreamContext(chat, "gemini-cli"))
+    said = [(e.type, e.text, e.starts_turn) for e in events(items)]
+    assert said[0] == (EventType.USER_INPUT, "/init", True)
+    assert said[1] == (EventType.SYSTEM, instructions, False)
+    assert [e.text for e in events(items, EventType.USER_INPUT)] == ["/init"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -131,3 +132,25 @@ def test_malformed_goose_records_become_ingest_errors_not_crashes(tmp_path: Path
         "malformed_record",
     ]
     assert [e.text for e in events(items)] == ["still read"]
+
+
+def test_a_thought_streamed_a_token_a_block_is_one_reasoning_event(tmp_path: Path) -> None:
+    # Goose stores a streamed reply as one message whose thinking arrives one block per token (issue 44).
+    tokens = ["Okay", ",", " the", " kiln", " cools", " too", " fast", "."]
+    blocks = [{"type": "thinking", "thinking": t, "signature": ""} for t in tokens]
+    blocks += [{"type": "text", "text": "Slow"}, {"type": "text", "text": " the cool."}]
+    database = build_database(SESSIONS / "sessions.db.sql", tmp_path / "sessions.db")
+    with sqlite3.connect(database) as connection:
+        connection.execute(
+            "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) "
+            "VALUES ('m10', '20251104_3', 'assistant', ?, 1762247700, '{\"userVisible\":true}')",
+            (json.dumps(blocks),),
+        )
+    connection.close()
+    items = emitted("goose", "goose_sqlite", database, "goose-sqlite")
+    streamed = [e for e in events(items) if e.provenance.get("message_id") == 10]
+    assert [(e.type, e.text) for e in streamed] == [
+        (EventType.REASONING, "Okay, the kiln cools too fast."),
+        (EventType.ASSISTANT_RESPONSE, "Slow the cool."),
+    ]
+    assert streamed[-1].is_final_answer

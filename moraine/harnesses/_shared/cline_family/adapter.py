@@ -12,7 +12,7 @@ and commands are recorded as ``say`` with the same names. ``api_req_started`` ca
 (Roo Code, Kilo) the model. ``diff_error`` and ``rooignore_error`` fail the tool call before them; ``subtask_result``
 answers a ``newTask`` delegation; ``condense_context`` and ``sliding_window_truncation`` are compactions. Messages
 that are bookkeeping (checkpoints, retries, resume prompts) are skipped. Calls carry no ids in the trace: a call's
-id is ``ui-<message index>``.
+id is ``ui-<message index>``. A task folder without UI messages is read from its API history (``api_history``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from moraine.harnesses._shared.cline_family.api_history import API_RECORD, api_message
 from moraine.harnesses._shared.cline_family.reader import MESSAGE_RECORD
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
@@ -282,5 +283,5 @@ class ClineFamilyAdapter(TaggedAdapter):
     """Normalize Cline-family UI messages (a harness of the family subclasses it with its own name)."""
 
     harness: str
-    kinds: ClassVar[dict[str, TaggedReader]] = {MESSAGE_RECORD: _ui_message}
+    kinds: ClassVar[dict[str, TaggedReader]] = {MESSAGE_RECORD: _ui_message, API_RECORD: api_message}
     untagged = "not a Cline-family UI message record"

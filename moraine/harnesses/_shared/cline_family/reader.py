@@ -20,7 +20,7 @@ from moraine.ingest.model import IngestError, RawRecord
 from moraine.ingest.reader import ReadItem
 from moraine.harnesses._shared.whole_file import Loaded, SettlingReader, load_whole
 
-__all__ = ["MESSAGE_RECORD", "ClineTaskReader"]
+__all__ = ["MESSAGE_RECORD", "ClineTaskReader", "task_metadata"]
 
 MESSAGE_RECORD = "cline_message"
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -50,7 +50,7 @@ class ClineTaskReader(SettlingReader):
         active = not self.idle(loaded.stat)
         end = _settled_end(messages, active)
         self.hold(path, end < len(messages))
-        task = _task(path.parent)
+        task = task_metadata(path.parent)
         for position in range(max(offset, 0), end):
             line_no += 1
             data = {"record": MESSAGE_RECORD, "task": task, "index": position, "message": messages[position]}
@@ -82,7 +82,7 @@ def _settled_end(messages: list[Any], active: bool) -> int:
     return end
 
 
-def _task(folder: Path) -> dict[str, Any]:
+def task_metadata(folder: Path) -> dict[str, Any]:
     """Return what the task folder's metadata files say: id, Roo Code's history item, Cline's last model."""
     history = _sidecar(folder / "history_item.json")
     usage = _sidecar(folder / "task_metadata.json").get("model_usage")
