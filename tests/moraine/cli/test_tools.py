@@ -105,7 +105,7 @@ def test_search_filters_by_event_type_and_within_a_session(config: Path) -> None
 def test_open_pages_a_session_with_limit_then_the_printed_cursor(config: Path, service: ToolService) -> None:
     first = ok(config, "open", COUPON_FIX, "--limit", "2")
     assert first.startswith("Coupon fix\n")
-    assert "4 turns, 42 events" in first
+    assert "4 turns, 48 events" in first  # its sub-agent's 6 events included (issue 44 item 8)
     assert "Fix the coupon bug" in first
     cursor = re.search(r"next page: moraine open --cursor (\S+)", first)
     assert cursor is not None
