@@ -85,7 +85,7 @@ def check_request(tool: str, arguments: Any, parse: Parse, settings: Settings) -
     try:
         VALIDATORS[contract.arguments_validator](arguments)
     except JsonSchemaValueException as exc:
-        raise argument_error(exc, input_schema) from exc
+        raise argument_error(exc, input_schema, tool) from exc
     parsed = parse(_with_defaults(arguments, input_schema), settings)
     echo = parsed.echo()
     try:

@@ -8,7 +8,8 @@ from typing import Any
 
 from fastjsonschema import JsonSchemaValueException
 
-from moraine.errors import RequestError, UnsupportedEventTypeError
+from moraine.errors import InvalidIdError, RequestError, UnsupportedEventTypeError
+from moraine.store.reads.cursors import malformed_cursor
 
 __all__ = ["argument_error", "enum_values"]
 
@@ -16,6 +17,8 @@ Schema = Mapping[str, Any]
 _FIELD = re.compile(r"^data\.([A-Za-z0-9_]+)")
 _BLANK_PATTERN = "\\S"
 _EVENT_TYPES = "event_types"  # the interface document gives bad items of this field their own error code
+_ID_FIELDS = frozenset({"id", "within_id"})  # a malformed ID is invalid_id (a blank one invalid_request)
+_CURSOR = "cursor"
 _TYPE_WORDS = {
     "string": "a string",
     "integer": "an integer",
@@ -58,8 +61,8 @@ def _types(schema: Schema, node: Schema) -> list[str]:
     return [t for option in node.get("anyOf", []) for t in _types(schema, option)]
 
 
-def argument_error(exc: JsonSchemaValueException, schema: Schema) -> RequestError:
-    """Return the request error for the first schema violation ``exc`` found in a tool's arguments."""
+def argument_error(exc: JsonSchemaValueException, schema: Schema, tool: str) -> RequestError:
+    """Return the request error for the first schema violation ``exc`` found in ``tool``'s arguments."""
     properties: Mapping[str, Schema] = schema.get("properties", {})
     match = _FIELD.match(exc.name or "")
     if match is None:
@@ -77,6 +80,11 @@ def argument_error(exc: JsonSchemaValueException, schema: Schema) -> RequestErro
         return RequestError(
             "event_types must contain at least one event type", field=field, supported=supported
         )
+    if rule in ("pattern", "maxLength") and isinstance(exc.value, str) and exc.value.strip():
+        if field in _ID_FIELDS:
+            return InvalidIdError(f"{field} is not a valid Moraine MCP ID", field=field)
+        if field == _CURSOR:
+            return malformed_cursor(tool)
     return RequestError(_message(schema, field, node, rule), field=field)
 
 
@@ -122,7 +130,9 @@ def _message(schema: Schema, field: str, node: Schema, rule: str) -> str:
             f"{field} must be an RFC 3339 datetime with an explicit timezone offset or Z{precision}, "
             "e.g. 2026-04-30T09:00:00.000-04:00"
         )
-    if rule == "pattern" and resolved.get("pattern") == _BLANK_PATTERN or rule == "minLength":
+    if rule == "pattern" and (resolved.get("pattern") == _BLANK_PATTERN or field in _ID_FIELDS | {_CURSOR}):
+        return f"{field} must be a non-empty string"
+    if rule == "minLength":
         return f"{field} must be a non-empty string"
     if rule == "maxLength":
         return f"{field} must be at most {resolved.get('maxLength')} characters"
