@@ -11,18 +11,23 @@ import re
 from importlib import resources
 from typing import Any
 
+import anyio
 import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated.descriptors import DESCRIPTORS
+from handlers import Deps, load_handlers
 from handlers.requests import file_attention, list_sessions, search_sessions
 from handlers.requests import open as open_tool
 from moraine import ids
 from moraine.errors import MoraineError, NotFoundError, RequestError
 from moraine.handler_api import Parse, Settings
+from moraine.harnesses.registry import harnesses
 from moraine.server.requests import arguments_conform, check_request
+from moraine.server.service import ToolReply, ToolService
+from moraine.store.client import Store
 from moraine.store.reads.cursors import (
     CURSOR_PATTERN,
     ListCursor,
@@ -183,3 +188,29 @@ def test_within_id_is_refused_as_malformed_exactly_when_the_document_refuses_it(
     )
     assert malformed is not _document_accepts("search_sessions", arguments), (text, error)
 
+
+def _service_call(store: Store, tool: str, arguments: dict[str, Any]) -> ToolReply:
+    service = ToolService(Deps(store=store, settings=SETTINGS), load_handlers())
+
+    async def run() -> ToolReply:
+        return await service.call(tool, arguments)
+
+    return anyio.run(run)
+
+
+@pytest.mark.parametrize("tool", ["search_sessions", "list_sessions", "file_attention"])
+def test_a_harness_filter_naming_no_installed_harness_answers_no_hits_with_a_warning(
+    store: Store, tool: str
+) -> None:
+    """schemathesis: a well-formed harness name the server has no harness for is a filter that matches nothing, not
+    a bad request: the call succeeds with no hits and a warning naming the installed harnesses."""
+    installed = set(harnesses())
+    assert "codex" in installed and "Codex" not in installed
+    unknown = _service_call(store, tool, {**MINIMAL[tool], "harness": "Codex"})
+    assert not unknown.is_error, unknown.envelope
+    data = unknown.envelope["data"]
+    assert data["result_count"] == 0
+    notes = [w for w in unknown.envelope["warnings"] if "'Codex' names no installed harness" in w]
+    assert len(notes) == 1 and "did you mean 'codex'?" in notes[0] and "claude-code" in notes[0], notes
+    known = _service_call(store, tool, {**MINIMAL[tool], "harness": "codex"})
+    assert not known.is_error and not any("installed harness" in w for w in known.envelope["warnings"])
