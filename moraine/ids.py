@@ -22,6 +22,7 @@ __all__ = [
     "MAX_TOKEN_CHARS",
     "MORAINE_ID_PATTERN",
     "NATIVE_ID_PATTERN",
+    "NON_SPACE",
     "SessionId",
     "TurnId",
     "could_be_native_id",
@@ -135,6 +136,11 @@ def parse_id(text: str) -> SessionId | TurnId | EventId:
 MAX_NATIVE_ID_CHARS = 256  # longer text is never a harness's session ID
 MAX_TOKEN_CHARS = 64  # a Moraine ID's token: ours are 13 or 20 characters; longer is never a Moraine ID
 
+# A character that is not whitespace (``str.isspace``, what the server's trimming strips), spelled out so that the
+# published patterns mean the same in ECMA-262 (JSON Schema's dialect) and in Python, whose ``\\s`` sets differ
+# (Python counts \\x1c-\\x1f and \\x85 as space, ECMA-262 does not; ECMA-262 counts \\ufeff).
+NON_SPACE = r"[^\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+
 # The shapes the published arguments schemas carry (spec/*/arguments.schema.json; tests/moraine/test_ids.py holds
 # them equal). A Moraine ID is well formed when its kind, prefix and token alphabet are right: the interface
 # document's own illustrative IDs (26 characters, some letters outside base32) are well formed and not found, so the
@@ -142,7 +148,7 @@ MAX_TOKEN_CHARS = 64  # a Moraine ID's token: ours are 13 or 20 characters; long
 MORAINE_ID_PATTERN = f"(?:session:ses|turn:turn|event:evt)_[0-9A-Z]{{1,{MAX_TOKEN_CHARS}}}"
 # A harness's own session ID: one token (a UUID, ``ses_…``, a directory name) that does not start with a Moraine
 # kind (``session:`` ...), at most MAX_NATIVE_ID_CHARS long (the schema says so with maxLength).
-NATIVE_ID_PATTERN = r"(?!(?:session|turn|event):)\S+"
+NATIVE_ID_PATTERN = f"(?!(?:session|turn|event):){NON_SPACE}+"
 _SHAPE_RE = re.compile(f"^{MORAINE_ID_PATTERN}$")
 _NATIVE_RE = re.compile(f"^{NATIVE_ID_PATTERN}$")
 

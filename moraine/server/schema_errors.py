@@ -9,13 +9,14 @@ from typing import Any
 from fastjsonschema import JsonSchemaValueException
 
 from moraine.errors import InvalidIdError, RequestError, UnsupportedEventTypeError
+from moraine.ids import NON_SPACE
 from moraine.store.reads.cursors import malformed_cursor
 
 __all__ = ["argument_error", "enum_values"]
 
 Schema = Mapping[str, Any]
 _FIELD = re.compile(r"^data\.([A-Za-z0-9_]+)")
-_BLANK_PATTERN = "\\S"
+_BLANK_PATTERN = NON_SPACE  # a provided value must hold a non-space character
 _EVENT_TYPES = "event_types"  # the interface document gives bad items of this field their own error code
 _ID_FIELDS = frozenset({"id", "within_id"})  # a malformed ID is invalid_id (a blank one invalid_request)
 _CURSOR = "cursor"

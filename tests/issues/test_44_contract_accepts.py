@@ -214,3 +214,37 @@ def test_a_harness_filter_naming_no_installed_harness_answers_no_hits_with_a_war
     assert len(notes) == 1 and "did you mean 'codex'?" in notes[0] and "claude-code" in notes[0], notes
     known = _service_call(store, tool, {**MINIMAL[tool], "harness": "codex"})
     assert not known.is_error and not any("installed harness" in w for w in known.envelope["warnings"])
+
+
+def test_non_space_is_exactly_what_the_servers_trimming_keeps() -> None:
+    compiled = re.compile(ids.NON_SPACE)
+    assert all((compiled.fullmatch(chr(code)) is None) is chr(code).isspace() for code in range(0x110000))
+
+
+def test_argument_patterns_use_no_class_whose_meaning_differs_between_ecma_262_and_python() -> None:
+    """schemathesis (reading the document as ECMA-262) sent an id holding U+001F, which ``\\S`` allows there and
+    Python's ``\\S`` does not: the patterns spell their classes out (``\\d`` differs too, Unicode digits in
+    Python)."""
+    patterns = [
+        (tool, name, prop["pattern"])
+        for tool, descriptor in DESCRIPTORS.items()
+        for name, prop in descriptor["inputSchema"]["properties"].items()
+        if "pattern" in prop
+    ]
+    assert len(patterns) >= 12
+    for tool, name, pattern in patterns:
+        assert not re.search(r"\\[sSdDwWb]", pattern), (tool, name, pattern)
+
+
+@pytest.mark.parametrize(
+    ("text", "allowed"), [("abc\x1f", False), ("\x1fabc", False), ("ses\x0e-1", True), ("\ufeff7c1d", True)]
+)
+def test_an_id_with_a_character_the_dialects_disagree_on_is_judged_alike_by_document_and_server(
+    text: str, allowed: bool
+) -> None:
+    """U+001F is space to Python's ``\\S`` and not to ECMA-262's (U+FEFF the reverse): the document now says what
+    the server's trimming keeps, so both refuse the first and both take the second."""
+    arguments = {"id": text}
+    assert _document_accepts("open", arguments) is allowed and arguments_conform("open", arguments) is allowed
+    error = _refusal("open", arguments)
+    assert (error is None) is allowed and (allowed or error is not None and error.code == "invalid_id")
