@@ -12,7 +12,7 @@ from moraine.errors import InvalidIdError, RequestError, UnsupportedEventTypeErr
 from moraine.ids import NON_SPACE
 from moraine.store.reads.cursors import malformed_cursor
 
-__all__ = ["argument_error", "enum_values"]
+__all__ = ["SHAPED_FIELDS", "argument_error", "enum_values", "is_shape_error"]
 
 Schema = Mapping[str, Any]
 _FIELD = re.compile(r"^data\.([A-Za-z0-9_]+)")
@@ -20,6 +20,22 @@ _BLANK_PATTERN = NON_SPACE  # a provided value must hold a non-space character
 _EVENT_TYPES = "event_types"  # the interface document gives bad items of this field their own error code
 _ID_FIELDS = frozenset({"id", "within_id"})  # a malformed ID is invalid_id (a blank one invalid_request)
 _CURSOR = "cursor"
+SHAPED_FIELDS = _ID_FIELDS | {_CURSOR}  # their patterns give a value's shape, not the request's structure
+_SHAPE_RULES = frozenset({"pattern", "maxLength"})
+
+
+def is_shape_error(exc: JsonSchemaValueException) -> bool:
+    """Tell whether ``exc`` is about the shape of a non-blank ID or cursor (not a blank one, not the structure)."""
+    match = _FIELD.match(exc.name or "")
+    return (
+        match is not None
+        and match.group(1) in SHAPED_FIELDS
+        and exc.rule in _SHAPE_RULES
+        and isinstance(exc.value, str)
+        and bool(exc.value.strip())
+    )
+
+
 _TYPE_WORDS = {
     "string": "a string",
     "integer": "an integer",
@@ -81,7 +97,7 @@ def argument_error(exc: JsonSchemaValueException, schema: Schema, tool: str) -> 
         return RequestError(
             "event_types must contain at least one event type", field=field, supported=supported
         )
-    if rule in ("pattern", "maxLength") and isinstance(exc.value, str) and exc.value.strip():
+    if is_shape_error(exc):
         if field in _ID_FIELDS:
             return InvalidIdError(f"{field} is not a valid Moraine MCP ID", field=field)
         if field == _CURSOR:

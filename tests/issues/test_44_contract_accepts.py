@@ -248,3 +248,19 @@ def test_an_id_with_a_character_the_dialects_disagree_on_is_judged_alike_by_docu
     assert _document_accepts("open", arguments) is allowed and arguments_conform("open", arguments) is allowed
     error = _refusal("open", arguments)
     assert (error is None) is allowed and (allowed or error is not None and error.code == "invalid_id")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field"),
+    [
+        ({"id": "session:abc", "cursor": "abc"}, "cursor"),  # pass either id or cursor
+        ({"id": "session:abc", "bogus": 1}, "bogus"),  # unknown field
+        ({"cursor": "abc", "limit": 3}, "limit"),  # the cursor carries its page size
+    ],
+)
+def test_a_request_broken_in_structure_is_invalid_request_even_with_a_malformed_id_or_cursor(
+    arguments: dict[str, Any], field: str
+) -> None:
+    """mcpprobe's contract rows: the request's structure is judged before one value's published shape."""
+    error = _refusal("open", arguments)
+    assert error is not None and error.code == "invalid_request" and error.details["field"] == field, error
