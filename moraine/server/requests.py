@@ -47,9 +47,9 @@ def drop_null_options(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -
 
     The published schemas give each optional field its one plain type (clients that convert arguments by type read
     it, and such a field may simply be left out); a caller that sends null for one means the same as leaving it out,
-    and is still accepted."""
-    required = set(schema.get("required", ()))
-    return {name: value for name, value in arguments.items() if value is not None or name in required}
+    and is still accepted. A null under a name the schema does not know stays: it is an unknown field."""
+    optional = set(schema.get("properties", {})) - set(schema.get("required", ()))
+    return {name: value for name, value in arguments.items() if value is not None or name not in optional}
 
 
 def arguments_conform(tool: str, arguments: Any) -> bool:

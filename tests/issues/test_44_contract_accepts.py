@@ -264,3 +264,13 @@ def test_a_request_broken_in_structure_is_invalid_request_even_with_a_malformed_
     """mcpprobe's contract rows: the request's structure is judged before one value's published shape."""
     error = _refusal("open", arguments)
     assert error is not None and error.code == "invalid_request" and error.details["field"] == field, error
+
+
+@pytest.mark.parametrize("tool", sorted(MINIMAL))
+def test_an_unknown_field_sent_as_null_is_still_an_unknown_field(tool: str) -> None:
+    """schemathesis (seed 1, open): ``{"id": ..., "limit": 1, "u½$": null}`` was answered as if the unknown field were
+    an optional argument left out; the document allows no other field, null or not."""
+    arguments = {**MINIMAL[tool], "u½$": None}
+    assert not _document_accepts(tool, arguments) and not arguments_conform(tool, arguments)
+    error = _refusal(tool, arguments)
+    assert error is not None and error.code == "invalid_request" and error.details["field"] == "u½$", error
