@@ -289,8 +289,36 @@ _INSTALL_SECRET: Json = {
 }
 
 
+def _nullable(prop: Json) -> Json:
+    """Return ``prop`` accepting null too: ``type`` gains ``"null"`` when it alone says what the value is, otherwise
+    (a ``$ref``, an ``enum``) the schema becomes one branch of an ``anyOf`` with null; annotations stay outside."""
+    kinds = prop.get("type")
+    if (isinstance(kinds, list) and "null" in kinds) or {"type": "null"} in prop.get("anyOf", []):
+        return prop
+    if isinstance(kinds, str) and "$ref" not in prop and "enum" not in prop and "const" not in prop:
+        return {**prop, "type": [kinds, "null"]}
+    annotations = {k: v for k, v in prop.items() if k in ("description", "default", "title", "examples")}
+    body = {k: v for k, v in prop.items() if k not in annotations}
+    return {**annotations, "anyOf": [body, {"type": "null"}]}
+
+
+def _null_as_omitted(arguments: Json) -> Json:
+    """Return a tool's arguments schema as the facade accepts it: an optional argument may be sent as null (the
+    server takes it as left out, ``moraine.server.requests.drop_null_options``), so the document says so. The MCP
+    ``inputSchema`` keeps one plain type per argument for clients that convert arguments by type."""
+    required = set(arguments.get("required", ()))
+    properties = arguments.get("properties", {})
+    return {
+        **arguments,
+        "properties": {
+            name: prop if name in required else _nullable(prop) for name, prop in properties.items()
+        },
+    }
+
+
 def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
     names = sorted({*roots, *spec.closure(*roots)})
+    arguments = {str(tool.arguments_class) for tool in tools}
     paths: Json = {}
     for tool in tools:
         paths[f"{OPENAPI_PREFIX}{tool.name}"] = {
@@ -351,7 +379,12 @@ def _openapi(spec: Spec, tools: list[ToolPlan], roots: list[str]) -> Json:
         },
         "paths": paths,
         "components": {
-            "schemas": {name: _to_components(spec.definitions[name]) for name in names},
+            "schemas": {
+                name: _to_components(
+                    _null_as_omitted(spec.definitions[name]) if name in arguments else spec.definitions[name]
+                )
+                for name in names
+            },
             "securitySchemes": {"installSecret": _INSTALL_SECRET},
         },
         "security": [{"installSecret": []}],

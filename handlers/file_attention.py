@@ -18,6 +18,7 @@ from generated.models import (
     FileAttentionSummary,
     FileAttentionTouch,
 )
+from handlers.harness_filter import harness_warnings
 from handlers.requests.file_attention import ParsedAttention
 from handlers.shapes import as_event_id, as_session_id, as_turn_id
 from moraine.handler_api import Deps, Outcome
@@ -291,4 +292,4 @@ def handle(request: ParsedAttention, deps: Deps) -> Outcome:
         launch_dir=None if deps.launch_dir is None else str(deps.launch_dir),
         floor=deps.floor,
     )
-    return Outcome(result.data, result.warnings)
+    return Outcome(result.data, harness_warnings(request.harness, deps.harnesses) + result.warnings)

@@ -9,6 +9,7 @@ from generated.models import (
     ListSessionsData,
     SessionModeModel,
 )
+from handlers.harness_filter import harness_warnings
 from handlers.requests.list_sessions import ParsedListing
 from handlers.shapes import as_session_id, session_ref_fields
 from moraine.handler_api import Deps, Outcome
@@ -77,4 +78,4 @@ def list_data(
 def handle(request: ParsedListing, deps: Deps) -> Outcome:
     """Answer a parsed list_sessions request."""
     data = list_data(deps.store, request, cursor_secret=deps.settings.cursor_secret, floor=deps.floor)
-    return Outcome(data)
+    return Outcome(data, harness_warnings(request.harness, deps.harnesses))

@@ -11,6 +11,7 @@ from generated.models import (
     SearchSessionsData,
     Snippet,
 )
+from handlers.harness_filter import harness_warnings
 from handlers.requests.search_sessions import ParsedSearch
 from handlers.shapes import as_event_id, as_session_id, as_turn_id, session_ref
 from moraine.errors import NotFoundError
@@ -151,7 +152,7 @@ def _data(page: SearchPage, n_hits: int, meaning: set[tuple[int, int]] | None = 
 def handle(request: ParsedSearch, deps: Deps) -> Outcome:
     """Answer a parsed search_sessions request."""
     settings = deps.settings
-    notes: list[str] = []
+    notes = harness_warnings(request.harness, deps.harnesses)
     data = search_data(
         deps.store,
         request,

@@ -19,6 +19,10 @@ __all__ = [
     "IdKind",
     "InvalidIdError",
     "MAX_NATIVE_ID_CHARS",
+    "MAX_TOKEN_CHARS",
+    "MORAINE_ID_PATTERN",
+    "NATIVE_ID_PATTERN",
+    "NON_SPACE",
     "SessionId",
     "TurnId",
     "could_be_native_id",
@@ -27,6 +31,7 @@ __all__ = [
     "session_id",
     "session_key",
     "turn_id",
+    "well_formed_kind",
 ]
 
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -129,14 +134,37 @@ def parse_id(text: str) -> SessionId | TurnId | EventId:
 
 
 MAX_NATIVE_ID_CHARS = 256  # longer text is never a harness's session ID
+MAX_TOKEN_CHARS = 64  # a Moraine ID's token: ours are 13 or 20 characters; longer is never a Moraine ID
+
+# A character that is not whitespace (``str.isspace``, what the server's trimming strips), spelled out so that the
+# published patterns mean the same in ECMA-262 (JSON Schema's dialect) and in Python, whose ``\\s`` sets differ
+# (Python counts \\x1c-\\x1f and \\x85 as space, ECMA-262 does not; ECMA-262 counts \\ufeff).
+NON_SPACE = r"[^\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+
+# The shapes the published arguments schemas carry (spec/*/arguments.schema.json; tests/moraine/test_ids.py holds
+# them equal). A Moraine ID is well formed when its kind, prefix and token alphabet are right: the interface
+# document's own illustrative IDs (26 characters, some letters outside base32) are well formed and not found, so the
+# shape allows any upper-case token up to MAX_TOKEN_CHARS, and one that cannot be ours names nothing.
+MORAINE_ID_PATTERN = f"(?:session:ses|turn:turn|event:evt)_[0-9A-Z]{{1,{MAX_TOKEN_CHARS}}}"
+# A harness's own session ID: one token (a UUID, ``ses_…``, a directory name) that does not start with a Moraine
+# kind (``session:`` ...), at most MAX_NATIVE_ID_CHARS long (the schema says so with maxLength).
+NATIVE_ID_PATTERN = f"(?!(?:session|turn|event):){NON_SPACE}+"
+_SHAPE_RE = re.compile(f"^{MORAINE_ID_PATTERN}$")
+_NATIVE_RE = re.compile(f"^{NATIVE_ID_PATTERN}$")
+
+
+def well_formed_kind(text: str) -> IdKind | None:
+    """Return the kind of a well-formed Moraine ID (the published shape), or None when ``text`` has another shape.
+
+    A well-formed ID that ``parse_id`` refuses (another length, a letter outside base32) is one Moraine never
+    issued: it names nothing, so it is not found rather than malformed.
+    """
+    return IdKind(text.split(":", 1)[0]) if _SHAPE_RE.match(text) else None
 
 
 def could_be_native_id(text: str) -> bool:
     """Tell whether ``text`` could be a harness's own session ID rather than a malformed Moraine ID: one token
-    (a UUID, ``ses_…``, a directory name) that does not start with a Moraine ID kind (``session:`` ...)."""
+    (a UUID, ``ses_…``, a directory name) that does not start with a Moraine ID kind (``session:`` ...); surrounding
+    whitespace is ignored."""
     text = text.strip()
-    return (
-        0 < len(text) <= MAX_NATIVE_ID_CHARS
-        and not any(c.isspace() for c in text)
-        and text.split(":", 1)[0] not in {kind.value for kind in IdKind}
-    )
+    return len(text) <= MAX_NATIVE_ID_CHARS and _NATIVE_RE.match(text) is not None

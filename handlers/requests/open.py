@@ -8,7 +8,7 @@ from typing import Any
 
 from handlers.requests.common import check_limit
 from moraine import ids
-from moraine.errors import InvalidIdError, RequestError
+from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.handler_api import Settings
 from moraine.ids import EventId, SessionId, TurnId
 from moraine.store.reads.cursors import OpenCursor, decode_open_cursor
@@ -55,6 +55,9 @@ def _target(text: str) -> SessionId | TurnId | EventId | NativeSessionId:
     try:
         return ids.parse_id(text)
     except ids.InvalidIdError as exc:
+        kind = ids.well_formed_kind(text)
+        if kind is not None:  # well formed, but not an ID Moraine issues: it names nothing
+            raise NotFoundError(f"{kind} not found", kind=str(kind), id=text) from exc
         if ids.could_be_native_id(text):  # the handler looks it up as a harness's session ID
             return NativeSessionId(text)
         raise InvalidIdError("id is not a valid Moraine MCP ID", field="id") from exc
@@ -67,6 +70,7 @@ def parse(arguments: dict[str, Any], settings: Settings) -> ParsedOpen:
         RequestError: a bad combination of id, limit and cursor, a limit above the maximum or with an event ID, or
             a cursor that is malformed, altered or not an open cursor.
         InvalidIdError: the id is neither a Moraine ID nor possibly a harness's own session ID.
+        NotFoundError: the id is well formed but not one Moraine issues (another length or alphabet).
     """
     given = {key: value for key, value in arguments.items() if value is not None}
     text, limit, token = given.get("id"), given.get("limit"), given.get("cursor")

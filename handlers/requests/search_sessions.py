@@ -8,7 +8,7 @@ from typing import Any
 
 from generated.models import SearchableEventType
 from moraine import ids
-from moraine.errors import InvalidIdError, RequestError
+from moraine.errors import InvalidIdError, NotFoundError, RequestError
 from moraine.handler_api import Settings
 from moraine.ids import SessionId, TurnId
 from moraine.terms.query import ParsedQuery, parse_query
@@ -45,10 +45,19 @@ def _within(text: str | None) -> SessionId | TurnId | None:
     try:
         parsed = ids.parse_id(text)
     except ids.InvalidIdError as exc:
-        raise InvalidIdError("within_id is not a valid Moraine MCP ID", field="within_id") from exc
+        kind = ids.well_formed_kind(text)
+        if kind is None:
+            raise InvalidIdError("within_id is not a valid Moraine MCP ID", field="within_id") from exc
+        if kind is not ids.IdKind.EVENT:  # well formed, but not an ID Moraine issues: it names nothing
+            raise NotFoundError(f"{kind} not found", kind=str(kind), id=text) from exc
+        raise _event_scope() from exc
     if isinstance(parsed, ids.EventId):
-        raise RequestError("within_id accepts session and turn IDs, not event IDs", field="within_id")
+        raise _event_scope()
     return parsed
+
+
+def _event_scope() -> RequestError:
+    return RequestError("within_id accepts session and turn IDs, not event IDs", field="within_id")
 
 
 def parse(arguments: dict[str, Any], settings: Settings) -> ParsedSearch:
@@ -56,6 +65,7 @@ def parse(arguments: dict[str, Any], settings: Settings) -> ParsedSearch:
 
     Raises:
         InvalidIdError: within_id is not a well-formed Moraine ID.
+        NotFoundError: within_id is a well-formed session or turn ID that Moraine never issues.
         RequestError: within_id is an event ID, or the query has no searchable terms.
     """
     within = _within(arguments["within_id"])

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from moraine.harnesses.registry import harnesses
 from moraine.ranking import BM25_B, BM25_K1
 from moraine.store.reads.floor import ProjectFloor
 from moraine.semantic.hybrid import SemanticRanker
@@ -33,6 +34,7 @@ class Deps:
     ``floor`` is a project-only client's hard scope (None: no floor): handlers never return, and answer not_found
     for, sessions outside it. ``semantic`` holds the hybrid ranker once the semantic service has loaded it (empty:
     search stays lexical); the holder is shared by the copies a call makes with another launch directory or floor.
+    ``harnesses`` names the installed harnesses (the registry's), what a harness filter is checked against.
     """
 
     store: Store
@@ -40,3 +42,4 @@ class Deps:
     launch_dir: Path | None = None
     floor: ProjectFloor | None = None
     semantic: SemanticRanker = field(default_factory=SemanticRanker)
+    harnesses: frozenset[str] = field(default_factory=lambda: frozenset(harnesses()))

@@ -3,8 +3,9 @@
 A facade answer is the tool's envelope, as over MCP. Its status is 200, or 4xx for every request error: 400 for a body
 that is not JSON (nested too deep to parse included) or breaks the tool's published arguments schema, 422 for one
 the schema accepts but the tool refuses as a bad request (``invalid_request``, ``invalid_id``,
-``unsupported_event_type``: an end before its start, a malformed ID). An ``end_datetime`` of
-``0000-00-00T00:00:00Z`` breaks the schema's date-time format, so it is a 400. The envelope
+``unsupported_event_type``: an end before its start, an event ID as ``within_id``, a cursor that fails
+verification, a harness session ID no stored session has). A malformed ID or cursor, or an ``end_datetime`` of
+``0000-00-00T00:00:00Z``, breaks the schema (its pattern, its date-time format), so it is a 400. The envelope
 is the body either way, and the OpenAPI document publishes both statuses. A well-formed request for something
 that does not exist (``not_found``) is answered in-band with 200, as over MCP.
 """

@@ -6,9 +6,13 @@ through its ``HandlerEntry``); the canonical request echoed in envelopes is the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+import fastjsonschema
 
 from generated.descriptors import DESCRIPTORS
 from generated.tools import TOOLS
@@ -16,7 +20,7 @@ from generated.validators import VALIDATORS, JsonSchemaValueException
 from moraine.errors import MoraineError, RequestError
 from moraine.handler_api import Parse, ParsedRequest, Settings
 from moraine.server.datetimes import parse_datetime
-from moraine.server.schema_errors import argument_error
+from moraine.server.schema_errors import SHAPED_FIELDS, argument_error, is_shape_error
 
 __all__ = ["CheckedRequest", "arguments_conform", "check_request", "drop_null_options"]
 
@@ -43,9 +47,9 @@ def drop_null_options(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -
 
     The published schemas give each optional field its one plain type (clients that convert arguments by type read
     it, and such a field may simply be left out); a caller that sends null for one means the same as leaving it out,
-    and is still accepted."""
-    required = set(schema.get("required", ()))
-    return {name: value for name, value in arguments.items() if value is not None or name in required}
+    and is still accepted. A null under a name the schema does not know stays: it is an unknown field."""
+    optional = set(schema.get("properties", {})) - set(schema.get("required", ()))
+    return {name: value for name, value in arguments.items() if value is not None or name not in optional}
 
 
 def arguments_conform(tool: str, arguments: Any) -> bool:
@@ -70,6 +74,35 @@ def arguments_conform(tool: str, arguments: Any) -> bool:
     return True
 
 
+@cache
+def _unshaped(tool: str) -> Callable[[Any], Any]:
+    """Return a validator of ``tool``'s arguments schema without the ID and cursor shapes."""
+    schema = copy.deepcopy(dict(DESCRIPTORS[tool]["inputSchema"]))
+    for name in SHAPED_FIELDS & set(schema.get("properties", {})):
+        for keyword in ("pattern", "maxLength"):
+            schema["properties"][name].pop(keyword, None)
+    validate: Callable[[Any], Any] = fastjsonschema.compile(schema, use_default=False)
+    return validate
+
+
+def _structure_error(
+    tool: str, arguments: Mapping[str, Any], parse: Parse, settings: Settings
+) -> MoraineError | None:
+    """Return what is wrong with the request's structure when an ID or cursor has the wrong shape: the arguments
+    schema without those shapes, then the tool's parse (an id with a cursor, a limit without an id), so that a
+    request with both faults gets the same answer as before the shapes were published. None: only the shape."""
+    input_schema = DESCRIPTORS[tool]["inputSchema"]
+    try:
+        _unshaped(tool)(dict(arguments))
+    except JsonSchemaValueException as exc:
+        return argument_error(exc, input_schema, tool)
+    try:
+        parse(_with_defaults(arguments, input_schema), settings)
+    except MoraineError as exc:
+        return exc
+    return None
+
+
 def check_request(tool: str, arguments: Any, parse: Parse, settings: Settings) -> CheckedRequest:
     """Validate ``arguments`` of ``tool`` against its schema and parse them with the tool's ``parse``.
 
@@ -85,7 +118,12 @@ def check_request(tool: str, arguments: Any, parse: Parse, settings: Settings) -
     try:
         VALIDATORS[contract.arguments_validator](arguments)
     except JsonSchemaValueException as exc:
-        raise argument_error(exc, input_schema) from exc
+        error = argument_error(exc, input_schema, tool)
+        if is_shape_error(
+            exc
+        ):  # the request's structure is judged first (unknown fields, id with cursor, ...)
+            raise _structure_error(tool, arguments, parse, settings) or error from exc
+        raise error from exc
     parsed = parse(_with_defaults(arguments, input_schema), settings)
     echo = parsed.echo()
     try:

@@ -8,14 +8,34 @@ from typing import Any
 
 from fastjsonschema import JsonSchemaValueException
 
-from moraine.errors import RequestError, UnsupportedEventTypeError
+from moraine.errors import InvalidIdError, RequestError, UnsupportedEventTypeError
+from moraine.ids import NON_SPACE
+from moraine.store.reads.cursors import malformed_cursor
 
-__all__ = ["argument_error", "enum_values"]
+__all__ = ["SHAPED_FIELDS", "argument_error", "enum_values", "is_shape_error"]
 
 Schema = Mapping[str, Any]
 _FIELD = re.compile(r"^data\.([A-Za-z0-9_]+)")
-_BLANK_PATTERN = "\\S"
+_BLANK_PATTERN = NON_SPACE  # a provided value must hold a non-space character
 _EVENT_TYPES = "event_types"  # the interface document gives bad items of this field their own error code
+_ID_FIELDS = frozenset({"id", "within_id"})  # a malformed ID is invalid_id (a blank one invalid_request)
+_CURSOR = "cursor"
+SHAPED_FIELDS = _ID_FIELDS | {_CURSOR}  # their patterns give a value's shape, not the request's structure
+_SHAPE_RULES = frozenset({"pattern", "maxLength"})
+
+
+def is_shape_error(exc: JsonSchemaValueException) -> bool:
+    """Tell whether ``exc`` is about the shape of a non-blank ID or cursor (not a blank one, not the structure)."""
+    match = _FIELD.match(exc.name or "")
+    return (
+        match is not None
+        and match.group(1) in SHAPED_FIELDS
+        and exc.rule in _SHAPE_RULES
+        and isinstance(exc.value, str)
+        and bool(exc.value.strip())
+    )
+
+
 _TYPE_WORDS = {
     "string": "a string",
     "integer": "an integer",
@@ -58,8 +78,8 @@ def _types(schema: Schema, node: Schema) -> list[str]:
     return [t for option in node.get("anyOf", []) for t in _types(schema, option)]
 
 
-def argument_error(exc: JsonSchemaValueException, schema: Schema) -> RequestError:
-    """Return the request error for the first schema violation ``exc`` found in a tool's arguments."""
+def argument_error(exc: JsonSchemaValueException, schema: Schema, tool: str) -> RequestError:
+    """Return the request error for the first schema violation ``exc`` found in ``tool``'s arguments."""
     properties: Mapping[str, Schema] = schema.get("properties", {})
     match = _FIELD.match(exc.name or "")
     if match is None:
@@ -77,6 +97,11 @@ def argument_error(exc: JsonSchemaValueException, schema: Schema) -> RequestErro
         return RequestError(
             "event_types must contain at least one event type", field=field, supported=supported
         )
+    if is_shape_error(exc):
+        if field in _ID_FIELDS:
+            return InvalidIdError(f"{field} is not a valid Moraine MCP ID", field=field)
+        if field == _CURSOR:
+            return malformed_cursor(tool)
     return RequestError(_message(schema, field, node, rule), field=field)
 
 
@@ -122,7 +147,9 @@ def _message(schema: Schema, field: str, node: Schema, rule: str) -> str:
             f"{field} must be an RFC 3339 datetime with an explicit timezone offset or Z{precision}, "
             "e.g. 2026-04-30T09:00:00.000-04:00"
         )
-    if rule == "pattern" and resolved.get("pattern") == _BLANK_PATTERN or rule == "minLength":
+    if rule == "pattern" and (resolved.get("pattern") == _BLANK_PATTERN or field in _ID_FIELDS | {_CURSOR}):
+        return f"{field} must be a non-empty string"
+    if rule == "minLength":
         return f"{field} must be a non-empty string"
     if rule == "maxLength":
         return f"{field} must be at most {resolved.get('maxLength')} characters"

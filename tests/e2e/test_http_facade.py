@@ -134,6 +134,7 @@ def test_every_request_error_is_a_4xx_with_the_envelope_even_deep_nesting_and_im
         ),
         "bad_start": ("list_sessions", json.dumps({"start_datetime": "2026-13-45T99:00:00Z"}).encode()),
         "bad_id": ("open", json.dumps({"id": "session:ses_!!!!"}).encode()),
+        "unknown_native_id": ("open", json.dumps({"id": "not-a-valid-id"}).encode()),
     }
 
     async def run() -> dict[str, httpx2.Response]:
@@ -147,8 +148,9 @@ def test_every_request_error_is_a_4xx_with_the_envelope_even_deep_nesting_and_im
     answers = anyio.run(run)
     for name, reply in answers.items():
         envelope = reply.json()
-        # an impossible date breaks the published date-time format (400); a well-formed unknown ID is refused (422)
-        assert reply.status_code == (422 if name == "bad_id" else 400), (name, envelope)
+        # an impossible date breaks the published date-time format, a malformed ID the published ID shape (400);
+        # a text of a harness session ID's shape that no stored session has is refused by the tool (422)
+        assert reply.status_code == (422 if name == "unknown_native_id" else 400), (name, envelope)
         assert envelope["schema_version"] == "moraine.mcp.error.v1", name
         assert envelope["error"]["code"] in ("invalid_request", "invalid_id"), (name, envelope["error"])
     assert "Traceback" not in capfd.readouterr().err

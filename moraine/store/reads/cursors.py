@@ -18,17 +18,24 @@ from typing import Any, Literal
 from moraine.errors import RequestError
 
 __all__ = [
+    "CURSOR_PATTERN",
     "ListCursor",
     "OpenCursor",
     "decode_list_cursor",
     "decode_open_cursor",
     "encode_list_cursor",
     "encode_open_cursor",
+    "malformed_cursor",
     "stale_open_cursor",
 ]
 
 _VERSION = "m1"
 _MAX_CHARS = 4096
+_MAC_BYTES = 16
+# The published shape of a cursor (spec/open and spec/list_sessions arguments: pattern and maxLength 4096): the
+# version, a base64url payload and the MAC's 22 base64url characters. A token of this shape can still fail
+# verification; one of another shape never passes it.
+CURSOR_PATTERN = rf"^{_VERSION}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{{{(_MAC_BYTES * 8 + 5) // 6}}}$"
 _OPEN_REOPEN = "reopen the session or turn ID with a limit to start a new expansion"
 _LIST_RESTART = "repeat the list_sessions call without a cursor to start again"
 
@@ -76,7 +83,7 @@ def _key(secret: str | bytes) -> bytes:
 
 
 def _mac(secret: str | bytes, purpose: str, payload: bytes) -> bytes:
-    return hmac.new(_key(secret), purpose.encode() + b"\0" + payload, hashlib.sha256).digest()[:16]
+    return hmac.new(_key(secret), purpose.encode() + b"\0" + payload, hashlib.sha256).digest()[:_MAC_BYTES]
 
 
 def _encode(secret: str | bytes, purpose: str, fields: dict[str, Any]) -> str:
@@ -135,6 +142,12 @@ def decode_open_cursor(secret: str | bytes, token: str) -> OpenCursor:
     ):
         raise RequestError(f"cursor is not a valid continuation cursor; {_OPEN_REOPEN}", field="cursor")
     return cursor
+
+
+def malformed_cursor(tool: str) -> RequestError:
+    """Return the error for a token without a cursor's published shape, with how ``tool``'s caller starts again."""
+    guidance = _LIST_RESTART if tool == "list_sessions" else _OPEN_REOPEN
+    return RequestError(f"cursor is not a valid continuation cursor; {guidance}", field="cursor")
 
 
 def stale_open_cursor() -> RequestError:

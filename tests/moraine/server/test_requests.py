@@ -12,13 +12,20 @@ from handlers import load_handlers
 from handlers.requests.file_attention import ParsedAttention
 from handlers.requests.list_sessions import ParsedListing
 from handlers.requests.search_sessions import ParsedSearch
-from moraine.errors import InvalidIdError, MoraineError, RequestError, UnsupportedEventTypeError
+from moraine.errors import (
+    InvalidIdError,
+    MoraineError,
+    NotFoundError,
+    RequestError,
+    UnsupportedEventTypeError,
+)
 from moraine.handler_api import Settings
 from moraine.ids import SessionId, TurnId, event_id, session_id, turn_id
 from moraine.server import requests
 from moraine.server.requests import CheckedRequest
 
 SETTINGS = Settings(max_results=50, cursor_secret=b"k" * 32)
+UNSIGNED = "m1.e30." + "A" * 22  # a cursor of the published shape (empty payload, a MAC of zeros)
 RANGE = {"start_datetime": "2026-04-30T09:00:00-04:00", "end_datetime": "2026-04-30T13:00:00-04:00"}
 PARSES = {name: entry.parse for name, entry in load_handlers().items()}
 
@@ -89,8 +96,10 @@ def test_within_id_accepts_session_and_turn_and_rejects_events() -> None:
     error = _error("search_sessions", {"query": "q", "within_id": event_id(5, 2)})
     assert type(error) is RequestError
     assert error.message == "within_id accepts session and turn IDs, not event IDs"
-    malformed = _error("search_sessions", {"query": "q", "within_id": "session:ses_0"})
+    malformed = _error("search_sessions", {"query": "q", "within_id": "session:0"})
     assert type(malformed) is InvalidIdError and malformed.details["field"] == "within_id"
+    never_issued = _error("search_sessions", {"query": "q", "within_id": "session:ses_0"})  # well formed
+    assert type(never_issued) is NotFoundError and never_issued.details["id"] == "session:ses_0"
 
 
 def test_unknown_event_type_is_unsupported_with_the_supported_list() -> None:
@@ -205,8 +214,8 @@ def test_open_keeps_only_given_keys() -> None:
         ({}, "id", RequestError),
         ({"id": None, "cursor": None}, "id", RequestError),
         ({"limit": 3}, "limit", RequestError),
-        ({"id": session_id(1), "cursor": "c"}, "cursor", RequestError),
-        ({"cursor": "c", "limit": 3}, "limit", RequestError),
+        ({"id": session_id(1), "cursor": UNSIGNED}, "cursor", RequestError),
+        ({"cursor": UNSIGNED, "limit": 3}, "limit", RequestError),
         ({"id": event_id(1, 1), "limit": 3}, "limit", RequestError),
         ({"id": ""}, "id", RequestError),
         ({"id": "session:ses_NOTBASE32!!"}, "id", InvalidIdError),
