@@ -78,7 +78,8 @@ def _checks(config_path: Path | None) -> list[Check]:
         )
     except ConfigError as exc:
         checks.append(Check("daemon settings", "fail", str(exc), "fix the [daemon] table"))
-    checks.extend(_sources(config))
+    matched, source_checks = _sources(config)
+    checks.extend(source_checks)
     paths = DaemonPaths(config.home)
     problem = paths.socket_path_problem()
     if problem:
@@ -89,37 +90,35 @@ def _checks(config_path: Path | None) -> list[Check]:
     checks.append(store_check)
     if report is not None:
         checks.append(_ingest_errors(report))
-        checks.extend(_silent_agents(config, report))
+        checks.extend(_silent_agents(config, report, matched))
     checks.append(_log(paths))
     return checks
 
 
-def _sources(config: Config) -> list[Check]:
-    checks = []
-    total = 0
+def _sources(config: Config) -> tuple[dict[str, int], list[Check]]:
+    """Return the number of files each enabled source's glob matches, and the sources' checks."""
+    matched: dict[str, int] = {}
+    shown: list[Check] = []
     for source in config.sources:
+        name = f"source {source.name}"
         if not source.enabled:
-            checks.append(Check(f"source {source.name}", "ok", "disabled"))
+            shown.append(Check(name, "ok", "disabled"))
             continue
         if not has_adapter(source.harness) or reader_for(source.format) is None:
-            checks.append(Check(f"source {source.name}", "warn", f"no adapter for {source.harness} yet"))
+            shown.append(Check(name, "warn", f"no adapter for {source.harness} yet"))
             continue
         try:
             found = len(discover(source))
         except OSError as exc:
-            checks.append(
-                Check(
-                    f"source {source.name}", "fail", f"cannot list {source.glob}: {exc}", "check permissions"
-                )
-            )
+            shown.append(Check(name, "fail", f"cannot list {source.glob}: {exc}", "check permissions"))
             continue
-        total += found
+        matched[source.name] = found
         if found:
-            checks.append(Check(f"source {source.name}", "ok", f"{found} file(s) match {source.glob}"))
+            shown.append(Check(name, "ok", f"{found} file(s) match {source.glob}"))
         else:
-            checks.append(Check(f"source {source.name}", "ok", f"absent (nothing matches {source.glob})"))
-    if total == 0:
-        checks.append(
+            shown.append(Check(name, "ok", f"absent (nothing matches {source.glob})"))
+    if not any(matched.values()):
+        shown.append(
             Check(
                 "sources",
                 "warn",
@@ -127,7 +126,7 @@ def _sources(config: Config) -> list[Check]:
                 "if your agent keeps traces elsewhere, add a [[sources]] entry with its glob to the config",
             )
         )
-    return checks
+    return matched, shown
 
 
 def _daemon(paths: DaemonPaths, state: DaemonState | None) -> Check:
@@ -202,17 +201,19 @@ def _ingest_errors(report: StoreReport) -> Check:
     )
 
 
-def _silent_agents(config: Config, report: StoreReport) -> list[Check]:
-    """Name each known agent's folder that exists but from which no session was read, with its first errors."""
+def _silent_agents(config: Config, report: StoreReport, matched: dict[str, int]) -> list[Check]:
+    """Name each known agent's folder whose files are there but from which no session was read, with its first
+    errors (``moraine.harnesses.found`` says when a folder is a source's and when it is silent)."""
     checks = []
-    for source in silent_sources(config.sources, report.coverage):
+    for source in silent_sources(config.sources, report.coverage, matched):
         declared = registered(source.harness)
         name = declared.display_name if declared else source.harness
+        why = _why(source, report, matched.get(source.name, 0))
         checks.append(
             Check(
                 f"agent {name} ({source.name})",
                 "warn",
-                f"{source.watch_root} exists but no session was read from it: {_why(source, report)}",
+                f"{source.watch_root} exists but no session was read from it: {why}",
                 "a changed format shows in the errors above (`moraine status --errors 20`); check the folder's "
                 "permissions; if nothing has been ingested yet, run `moraine ingest` or start the daemon",
             )
@@ -220,14 +221,10 @@ def _silent_agents(config: Config, report: StoreReport) -> list[Check]:
     return checks
 
 
-def _why(source: SourceConfig, report: StoreReport) -> str:
+def _why(source: SourceConfig, report: StoreReport, found: int) -> str:
     root = source.expanded_watch_root()
     if not os.access(root, os.R_OK | os.X_OK):
         return f"permission denied on {root}"
-    try:
-        found = len(discover(source))
-    except OSError as exc:
-        return f"cannot list {source.glob}: {exc}"
     coverage = report.coverage.get(source.name)
     read = f"{found} file(s) match {source.glob}, {coverage.files if coverage else 0} ingested"
     errors = [e for e in report.errors if e.source == source.name]
