@@ -40,13 +40,16 @@ class Check:
     fix: str | None = None
 
 
-def run_checks(config_path: Path | None) -> list[Check]:
+def run_checks(config_path: Path | None, every_source: bool = False) -> list[Check]:
     """Run every check in order (later ones are skipped when the configuration does not load); credentials masked.
+
+    The sources whose globs match nothing, and the disabled ones, are folded into one line each, so that the few
+    sources present and every warning are what a reader sees; ``every_source`` lists each of them instead.
 
     A finding quotes the store's DSN, driver errors and log lines, any of which can carry the store's password or
     a token: every detail and fix passes through ``mask_credentials`` before it is returned (and so printed).
     """
-    return [_masked(check) for check in _checks(config_path)]
+    return [_masked(check) for check in _checks(config_path, every_source)]
 
 
 def _masked(check: Check) -> Check:
@@ -57,7 +60,7 @@ def _masked(check: Check) -> Check:
     )
 
 
-def _checks(config_path: Path | None) -> list[Check]:
+def _checks(config_path: Path | None, every_source: bool) -> list[Check]:
     try:
         config = load_config(config_path)
     except ConfigError as exc:
@@ -78,7 +81,7 @@ def _checks(config_path: Path | None) -> list[Check]:
         )
     except ConfigError as exc:
         checks.append(Check("daemon settings", "fail", str(exc), "fix the [daemon] table"))
-    matched, source_checks = _sources(config)
+    matched, source_checks = _sources(config, every_source)
     checks.extend(source_checks)
     paths = DaemonPaths(config.home)
     problem = paths.socket_path_problem()
@@ -95,14 +98,22 @@ def _checks(config_path: Path | None) -> list[Check]:
     return checks
 
 
-def _sources(config: Config) -> tuple[dict[str, int], list[Check]]:
-    """Return the number of files each enabled source's glob matches, and the sources' checks."""
+def _sources(config: Config, every_source: bool) -> tuple[dict[str, int], list[Check]]:
+    """Return the number of files each enabled source's glob matches, and the sources' checks.
+
+    A source present (its glob matches files) or wrong (no adapter, a folder that cannot be listed) has a line of its
+    own; the absent and the disabled ones are counted in one line each unless ``every_source`` lists them.
+    """
     matched: dict[str, int] = {}
     shown: list[Check] = []
+    absent: list[str] = []
+    disabled: list[str] = []
     for source in config.sources:
         name = f"source {source.name}"
         if not source.enabled:
-            shown.append(Check(name, "ok", "disabled"))
+            disabled.append(source.name)
+            if every_source:
+                shown.append(Check(name, "ok", "disabled"))
             continue
         if not has_adapter(source.harness) or reader_for(source.format) is None:
             shown.append(Check(name, "warn", f"no adapter for {source.harness} yet"))
@@ -116,7 +127,22 @@ def _sources(config: Config) -> tuple[dict[str, int], list[Check]]:
         if found:
             shown.append(Check(name, "ok", f"{found} file(s) match {source.glob}"))
         else:
-            shown.append(Check(name, "ok", f"absent (nothing matches {source.glob})"))
+            absent.append(source.name)
+            if every_source:
+                shown.append(Check(name, "ok", f"absent (nothing matches {source.glob})"))
+    if absent and not every_source:
+        shown.append(
+            Check("absent", "ok", f"{len(absent)} source(s): nothing matches their globs (--all lists them)")
+        )
+    if disabled and not every_source:
+        shown.append(
+            Check(
+                "disabled",
+                "ok",
+                f"{', '.join(disabled)} (opt-in: a [[sources]] entry with its name and enabled = true in the "
+                "config turns one on; see docs/harnesses.md)",
+            )
+        )
     if not any(matched.values()):
         shown.append(
             Check(

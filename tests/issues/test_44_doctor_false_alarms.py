@@ -9,6 +9,7 @@ seen, the only real problem. Sessions were read from every folder but Kimi's: on
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -23,6 +24,7 @@ GOOSE = HARNESS_TESTS / "goose" / "home" / ".local" / "share" / "goose" / "sessi
 COPILOT = HARNESS_TESTS / "copilot_cli" / "home" / ".copilot" / "session-state"
 COPILOT_SESSION = "5f0c9e2a-71b4-4d1e-8a3c-2b6d7e9f1a04"
 CLINE = HARNESS_TESTS / "cline" / "home" / ".config" / "Code" / "User" / "globalStorage"
+HERE = {"goose-sqlite", "copilot-cli", "cline", "cline-api", "kimi-cli"}  # the sources whose files are here
 
 
 @pytest.fixture
@@ -58,3 +60,17 @@ def test_doctor_names_only_the_folder_from_which_nothing_was_read(config: Path) 
     assert silent[0].startswith("[WARN] agent Kimi CLI (kimi-cli): ~/.kimi/sessions exists but no session"), (
         out
     )
+
+
+def test_doctor_lists_the_sources_present_and_counts_the_absent_in_one_line(config: Path) -> None:
+    out = run("--config", str(config), "doctor")
+    listed = re.findall(r"^\[ok  \] source (\S+): \d+ file\(s\) match ", out, re.MULTILINE)
+    assert set(listed) == HERE, out
+    assert not re.search(r"^\[....\] source \S+: absent", out, re.MULTILINE), out
+    every = run("--config", str(config), "doctor", "--all")
+    absent = re.findall(r"^\[ok  \] source (\S+): absent \(nothing matches ", every, re.MULTILINE)
+    assert len(absent) > 80 and not HERE & set(absent)
+    assert f"[ok  ] absent: {len(absent)} source(s): nothing matches their globs (--all lists them)" in out
+    disabled = re.findall(r"^\[ok  \] source (\S+): disabled$", every, re.MULTILINE)
+    assert disabled and f"[ok  ] disabled: {', '.join(disabled)} (opt-in:" in out
+    assert len(out.splitlines()) < 20, out  # the warnings are not buried
