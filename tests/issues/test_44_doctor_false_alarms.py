@@ -74,3 +74,19 @@ def test_doctor_lists_the_sources_present_and_counts_the_absent_in_one_line(conf
     disabled = re.findall(r"^\[ok  \] source (\S+): disabled$", every, re.MULTILINE)
     assert disabled and f"[ok  ] disabled: {', '.join(disabled)} (opt-in:" in out
     assert len(out.splitlines()) < 20, out  # the warnings are not buried
+
+
+def test_a_folder_read_by_another_source_below_it_still_names_a_source_whose_files_yield_nothing(
+    config: Path,
+) -> None:
+    chats = Path.home() / ".config" / "Code" / "User" / "globalStorage" / "emptyWindowChatSessions"
+    chats.mkdir()
+    (chats / "0d5e8f3a-6b21-4c7e-9a04-3f1b2c8d7e65.json").write_text("{ truncated by a crash\n")
+    run("--config", str(config), "ingest")
+    out = run("--config", str(config), "doctor")
+    silent = [line for line in out.splitlines() if line.startswith("[WARN] agent ")]
+    assert [line.split(":")[0] for line in silent] == [
+        "[WARN] agent Kimi CLI (kimi-cli)",
+        "[WARN] agent VS Code Copilot (vscode-copilot-global)",
+    ], out
+    assert "1 file(s) match ~/.config/Code/User/globalStorage/*ChatSessions/*.json*" in silent[1]
