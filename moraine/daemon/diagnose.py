@@ -40,13 +40,16 @@ class Check:
     fix: str | None = None
 
 
-def run_checks(config_path: Path | None) -> list[Check]:
+def run_checks(config_path: Path | None, every_source: bool = False) -> list[Check]:
     """Run every check in order (later ones are skipped when the configuration does not load); credentials masked.
+
+    The sources whose globs match nothing, and the disabled ones, are folded into one line each, so that the few
+    sources present and every warning are what a reader sees; ``every_source`` lists each of them instead.
 
     A finding quotes the store's DSN, driver errors and log lines, any of which can carry the store's password or
     a token: every detail and fix passes through ``mask_credentials`` before it is returned (and so printed).
     """
-    return [_masked(check) for check in _checks(config_path)]
+    return [_masked(check) for check in _checks(config_path, every_source)]
 
 
 def _masked(check: Check) -> Check:
@@ -57,7 +60,7 @@ def _masked(check: Check) -> Check:
     )
 
 
-def _checks(config_path: Path | None) -> list[Check]:
+def _checks(config_path: Path | None, every_source: bool) -> list[Check]:
     try:
         config = load_config(config_path)
     except ConfigError as exc:
@@ -78,7 +81,8 @@ def _checks(config_path: Path | None) -> list[Check]:
         )
     except ConfigError as exc:
         checks.append(Check("daemon settings", "fail", str(exc), "fix the [daemon] table"))
-    checks.extend(_sources(config))
+    matched, source_checks = _sources(config, every_source)
+    checks.extend(source_checks)
     paths = DaemonPaths(config.home)
     problem = paths.socket_path_problem()
     if problem:
@@ -89,37 +93,58 @@ def _checks(config_path: Path | None) -> list[Check]:
     checks.append(store_check)
     if report is not None:
         checks.append(_ingest_errors(report))
-        checks.extend(_silent_agents(config, report))
+        checks.extend(_silent_agents(config, report, matched))
     checks.append(_log(paths))
     return checks
 
 
-def _sources(config: Config) -> list[Check]:
-    checks = []
-    total = 0
+def _sources(config: Config, every_source: bool) -> tuple[dict[str, int], list[Check]]:
+    """Return the number of files each enabled source's glob matches, and the sources' checks.
+
+    A source present (its glob matches files) or wrong (no adapter, a folder that cannot be listed) has a line of its
+    own; the absent and the disabled ones are counted in one line each unless ``every_source`` lists them.
+    """
+    matched: dict[str, int] = {}
+    shown: list[Check] = []
+    absent: list[str] = []
+    disabled: list[str] = []
     for source in config.sources:
+        name = f"source {source.name}"
         if not source.enabled:
-            checks.append(Check(f"source {source.name}", "ok", "disabled"))
+            disabled.append(source.name)
+            if every_source:
+                shown.append(Check(name, "ok", "disabled"))
             continue
         if not has_adapter(source.harness) or reader_for(source.format) is None:
-            checks.append(Check(f"source {source.name}", "warn", f"no adapter for {source.harness} yet"))
+            shown.append(Check(name, "warn", f"no adapter for {source.harness} yet"))
             continue
         try:
             found = len(discover(source))
         except OSError as exc:
-            checks.append(
-                Check(
-                    f"source {source.name}", "fail", f"cannot list {source.glob}: {exc}", "check permissions"
-                )
-            )
+            shown.append(Check(name, "fail", f"cannot list {source.glob}: {exc}", "check permissions"))
             continue
-        total += found
+        matched[source.name] = found
         if found:
-            checks.append(Check(f"source {source.name}", "ok", f"{found} file(s) match {source.glob}"))
+            shown.append(Check(name, "ok", f"{found} file(s) match {source.glob}"))
         else:
-            checks.append(Check(f"source {source.name}", "ok", f"absent (nothing matches {source.glob})"))
-    if total == 0:
-        checks.append(
+            absent.append(source.name)
+            if every_source:
+                shown.append(Check(name, "ok", f"absent (nothing matches {source.glob})"))
+    if absent and not every_source:
+        shown.append(
+            Check("absent", "ok", f"{len(absent)} source(s): nothing matches their globs (--all lists them)")
+        )
+    if disabled and not every_source:
+        shown.append(
+            Check(
+                "disabled",
+                "ok",
+                f"{', '.join(disabled)} (opt-in: a [[sources]] entry with its name and enabled = true in the "
+                "config turns one on; see docs/harnesses.md)",
+            )
+        )
+    if not any(matched.values()):
+        shown.append(
             Check(
                 "sources",
                 "warn",
@@ -127,7 +152,7 @@ def _sources(config: Config) -> list[Check]:
                 "if your agent keeps traces elsewhere, add a [[sources]] entry with its glob to the config",
             )
         )
-    return checks
+    return matched, shown
 
 
 def _daemon(paths: DaemonPaths, state: DaemonState | None) -> Check:
@@ -202,17 +227,19 @@ def _ingest_errors(report: StoreReport) -> Check:
     )
 
 
-def _silent_agents(config: Config, report: StoreReport) -> list[Check]:
-    """Name each known agent's folder that exists but from which no session was read, with its first errors."""
+def _silent_agents(config: Config, report: StoreReport, matched: dict[str, int]) -> list[Check]:
+    """Name each known agent's folder whose files are there but from which no session was read, with its first
+    errors (``moraine.harnesses.found`` says when a folder is a source's and when it is silent)."""
     checks = []
-    for source in silent_sources(config.sources, report.coverage):
+    for source in silent_sources(config.sources, report.coverage, matched):
         declared = registered(source.harness)
         name = declared.display_name if declared else source.harness
+        why = _why(source, report, matched.get(source.name, 0))
         checks.append(
             Check(
                 f"agent {name} ({source.name})",
                 "warn",
-                f"{source.watch_root} exists but no session was read from it: {_why(source, report)}",
+                f"{source.watch_root} exists but no session was read from it: {why}",
                 "a changed format shows in the errors above (`moraine status --errors 20`); check the folder's "
                 "permissions; if nothing has been ingested yet, run `moraine ingest` or start the daemon",
             )
@@ -220,14 +247,10 @@ def _silent_agents(config: Config, report: StoreReport) -> list[Check]:
     return checks
 
 
-def _why(source: SourceConfig, report: StoreReport) -> str:
+def _why(source: SourceConfig, report: StoreReport, found: int) -> str:
     root = source.expanded_watch_root()
     if not os.access(root, os.R_OK | os.X_OK):
         return f"permission denied on {root}"
-    try:
-        found = len(discover(source))
-    except OSError as exc:
-        return f"cannot list {source.glob}: {exc}"
     coverage = report.coverage.get(source.name)
     read = f"{found} file(s) match {source.glob}, {coverage.files if coverage else 0} ingested"
     errors = [e for e in report.errors if e.source == source.name]

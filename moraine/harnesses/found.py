@@ -1,13 +1,20 @@
 """Which agents are on this machine: the configured sources whose location exists, and those that yield nothing.
 
 A source's location is its watch root (the folder its glob starts from). An agent is *found* when the location of
-one of its sources exists; its session count is what the store holds from those sources. A found, enabled source
-that holds no session is *silent*: its folder is there but nothing was read from it (a changed format, a folder it
-may not read, or not ingested yet); ``moraine doctor`` names it with its ingest errors.
+one of its sources exists; its session count is what the store holds from those sources. An enabled source is
+*silent* when its files are there but no session was read from its folder (a changed format, or not ingested yet),
+or when its folder exists but may not be listed; ``moraine doctor`` names it with its ingest errors.
+
+A folder is a source's only when the source's glob matches files in it: VS Code's ``globalStorage`` holds every
+extension's folder (Cline's tasks among them), not only Copilot's chat sessions, so its existence says nothing about
+Copilot. And a folder is not silent when any source read sessions from it: sources that share a folder split its
+files between them (Goose's JSONL files and ``sessions.db``, Copilot CLI's two layouts), and Cline's API histories
+are read only where the task's ``ui_messages.json``, read by the sibling source, is missing.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -91,13 +98,33 @@ def agents_found(sources: Iterable[SourceConfig], sessions: Mapping[str, int]) -
 
 
 def silent_sources(
-    sources: Sequence[SourceConfig], coverage: Mapping[str, SourceCoverage]
+    sources: Sequence[SourceConfig], coverage: Mapping[str, SourceCoverage], matched: Mapping[str, int]
 ) -> list[SourceConfig]:
-    """Return the enabled sources whose location exists but from which the store holds no session."""
+    """Return the enabled sources that are silent (see the module docstring).
+
+    ``matched`` is the number of files each source's glob matches (``moraine.ingest.discovery.discover``); a source
+    it does not name matches none.
+    """
+
+    def sessions(source: SourceConfig) -> int:
+        found = coverage.get(source.name)
+        return found.sessions if found else 0
+
+    read = {source.expanded_watch_root() for source in sources if sessions(source) > 0}
     return [
         source
         for source in sources
         if source.enabled
+        and sessions(source) == 0
         and location_exists(source)
-        and (source.name not in coverage or coverage[source.name].sessions == 0)
+        and (
+            not _listable(source)
+            or (matched.get(source.name, 0) > 0 and source.expanded_watch_root() not in read)
+        )
     ]
+
+
+def _listable(source: SourceConfig) -> bool:
+    """Return whether this process may list the source's folder (and so see whether its files are there)."""
+    root = source.expanded_watch_root()
+    return not root.is_dir() or os.access(root, os.R_OK | os.X_OK)

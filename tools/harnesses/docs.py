@@ -52,13 +52,33 @@ def _details(h: Harness) -> str:
 
 
 def _location(location: Location) -> list[str]:
-    off = "" if location.enabled else " (off until enabled, e.g. by `moraine setup`)"
+    off = "" if location.enabled else " (off until you turn it on in the config, below)"
     macos = location.macos_glob or location.glob
-    return [
+    lines = [
         f"- Source `{location.source}`{off}, reader `{location.reader}`:",
         f"  - Linux: {_path(location.glob)}",
         f"  - macOS: {_path(macos)}",
         f"  - Windows: {_path(location.windows_glob)}",
+    ]
+    if not location.enabled:
+        lines += _turn_on(location)
+    return lines
+
+
+def _turn_on(location: Location) -> list[str]:
+    """Return the config entry that turns an opt-in source on: no command does it (``moraine setup`` writes only
+    the agents' MCP client files), and only the user knows where such a source's files are."""
+    glob = location.glob or location.macos_glob or location.windows_glob
+    return [
+        "  - To read it, add this entry to `~/.moraine/config.toml` (or the file `--config` or `MORAINE_CONFIG`",
+        "    names), with the `glob` uncommented and pointed at your own folders when the files are elsewhere:",
+        "",
+        "    ```toml",
+        "    [[sources]]",
+        f'    name = "{location.source}"',
+        "    enabled = true",
+        f'    # glob = "{glob}"',
+        "    ```",
     ]
 
 
