@@ -8,15 +8,7 @@ import os
 from pathlib import Path
 
 from daemon_support import DaemonHome, codex_turn, wait_for
-
-_PICKLE = """
-import os, sysconfig
-with open({marker!r}, "a") as marker:
-    marker.write(f"pickle {{os.getpid()}}\\n")
-_real = os.path.join(sysconfig.get_paths()["stdlib"], "pickle.py")
-with open(_real) as source:
-    exec(compile(source.read(), _real, "exec"))
-"""
+from tests.fixtures.planted import plant_pickle
 
 
 def _embedders(daemon: int) -> list[int]:
@@ -41,7 +33,7 @@ def test_a_daemon_served_from_a_cloned_repository_runs_its_embedder_without_the_
             codex_turn(1, "which folder does the embedder run in", "its own home")
         )
         marker = home.root / "imported.txt"
-        (home.root / "pickle.py").write_text(_PICKLE.format(marker=str(marker)))  # `moraine serve` runs here
+        plant_pickle(home.root, marker)  # `moraine serve` runs here
 
         home.serve()
         state = home.wait_ready()

@@ -19,17 +19,10 @@ from moraine.ingest.pipeline import ingest_paths
 from moraine.plugins import installed_entry_points
 from moraine.semantic.passage_process import PassageProcess
 from moraine.store.client import Store
+from tests.fixtures.planted import plant_pickle
 
 CODEX_TRACES = Path(__file__).resolve().parents[1] / "harnesses" / "codex" / "home" / ".codex" / "sessions"
 
-_PICKLE = """
-import os, sysconfig
-with open({marker!r}, "a") as marker:
-    marker.write(f"pickle {{os.getpid()}}\\n")
-_real = os.path.join(sysconfig.get_paths()["stdlib"], "pickle.py")
-with open(_real) as source:
-    exec(compile(source.read(), _real, "exec"))
-"""
 _EVIL = """
 import os
 with open({marker!r}, "a") as marker:
@@ -45,7 +38,7 @@ def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "clone"
     folder.mkdir()
     marker = tmp_path / "imported.txt"
-    (folder / "pickle.py").write_text(_PICKLE.format(marker=str(marker)))
+    plant_pickle(folder, marker)
     (folder / "evil_harness.py").write_text(_EVIL.format(marker=str(marker)))
     info = folder / "evil-1.0.dist-info"
     info.mkdir()
