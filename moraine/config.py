@@ -36,7 +36,7 @@ from typing import Any
 
 from moraine.ranking import BM25_B, BM25_K1
 from moraine.errors import ConfigError
-from moraine.harnesses.declaration import Location
+from moraine.harness_api.declaration import Location
 from moraine.harnesses.registry import harnesses
 from moraine.store.limits import DEFAULT_MAX_MEMORY_USAGE, DEFAULT_MAX_TEMPORARY_DISK, StatementLimits
 
@@ -45,6 +45,7 @@ __all__ = [
     "SourceConfig",
     "TableReader",
     "default_sources",
+    "export_source",
     "glob_root",
     "harness_for_source",
     "load_config",
@@ -359,3 +360,9 @@ class TableReader:
         if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
             raise ConfigError(f"{self.where}{key} must be a non-negative number (got {value!r})")
         return float(value)
+
+
+def export_source(harness: str, glob: str) -> SourceConfig:
+    """Return the source that reads ``harness``'s exports (never watched: ``moraine import`` names the files)."""
+    reader = f"{harness.replace('-', '_')}_export"
+    return SourceConfig(harness, harness, glob, str(Path(glob).parent), reader, False)

@@ -30,7 +30,7 @@ from moraine.attention.patch import patch_paths
 from moraine.attention.pathtext import clean_path
 from moraine.attention.project import Placement, ProjectResolver
 from moraine.attention.shell import shell_operands
-from moraine.ingest.model import MORAINE_TOOL_NAMES, Event, EventType
+from moraine.harness_api.model import MORAINE_TOOL_NAMES, Event, EventType
 
 __all__ = [
     "PREVIEW_CHARS",

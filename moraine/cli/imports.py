@@ -13,11 +13,12 @@ from moraine.config import load_config
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.writer_lock import StoreBusy, StoreWriterLock
 from moraine.errors import ConfigError, StoreError
-from moraine.harnesses._shared.export import ExportError, export_source, find_export, legacy_copies
+from moraine.config import export_source
+from moraine.harnesses._shared.export import ExportError, find_export, legacy_copies
 from moraine.harnesses.registry import harness
 from moraine.ingest.adapters import adapter_for
-from moraine.harnesses._shared.base import Adapter, StreamContext
-from moraine.ingest.model import Emitted, RawRecord
+from moraine.harness_api.adapter import Adapter, StreamContext
+from moraine.harness_api.model import Emitted, RawRecord
 from moraine.ingest.exports import replace_older_exports
 from moraine.ingest.pipeline import Ingestor
 from moraine.private_files import secure_home

@@ -14,7 +14,7 @@ from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.report import report_via_daemon
 from moraine.daemon.writer_lock import held_reason
 from moraine.errors import ConfigError, StoreError
-from moraine.harnesses.found import FoundAgent, agents_found, sessions_by_source
+from moraine.daemon.found import FoundAgent, agents_found, sessions_by_source
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
 from moraine.ingest.progress import describe

@@ -24,7 +24,7 @@ from starlette.routing import Route
 from moraine.config import SourceConfig
 from moraine.daemon.routes import AGENTS_PATH
 from moraine.errors import StoreError
-from moraine.harnesses.found import FoundAgent, agents_found
+from moraine.daemon.found import FoundAgent, agents_found
 from moraine.store.client import Store
 from moraine.store.status import session_counts
 

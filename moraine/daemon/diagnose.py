@@ -17,7 +17,7 @@ from moraine.daemon.report import StoreReport, fetch_report, store_report
 from moraine.daemon.settings import daemon_settings
 from moraine.daemon.state import DaemonState, read_state
 from moraine.errors import ConfigError, StoreError
-from moraine.harnesses.found import silent_sources
+from moraine.daemon.found import silent_sources
 from moraine.harnesses.registry import harness as registered
 from moraine.ingest.adapters import has_adapter, reader_for
 from moraine.ingest.discovery import discover
@@ -229,7 +229,7 @@ def _ingest_errors(report: StoreReport) -> Check:
 
 def _silent_agents(config: Config, report: StoreReport, matched: dict[str, int]) -> list[Check]:
     """Name each known agent's folder whose files are there but from which no session was read, with its first
-    errors (``moraine.harnesses.found`` says when a folder is a source's and when it is silent)."""
+    errors (``moraine.daemon.found`` says when a folder is a source's and when it is silent)."""
     checks = []
     for source in silent_sources(config.sources, report.coverage, matched):
         declared = registered(source.harness)

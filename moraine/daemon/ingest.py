@@ -12,7 +12,7 @@ from moraine.ingest.pipeline import Ingestor, IngestSummary
 from moraine.ingest.progress import PassProgress
 from moraine.ingest.watch import watch
 from moraine.mirror.worker import MirrorWorker
-from moraine.projects.backfill import backfill_projects
+from moraine.ingest.project_backfill import backfill_projects
 from moraine.store.client import Store
 
 __all__ = ["BackgroundIngest"]

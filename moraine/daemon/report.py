@@ -16,7 +16,7 @@ import httpx2 as httpx
 from moraine.config import SourceConfig
 from moraine.daemon.client import DaemonUnreachable
 from moraine.daemon.routes import STATUS_PATH
-from moraine.harnesses.found import FoundAgent, agents_found, sessions_by_source
+from moraine.daemon.found import FoundAgent, agents_found, sessions_by_source
 from moraine.store.client import Store
 from moraine.store.status import (
     IngestErrorRow,

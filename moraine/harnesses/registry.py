@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from moraine.plugins import installed_entry_points
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 __all__ = ["GROUP", "HarnessRegistryError", "harness", "harnesses", "load_object"]
 

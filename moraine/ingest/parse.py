@@ -16,10 +16,10 @@ from datetime import datetime
 
 from moraine.attention.extract import TouchContext, extract_touches
 from moraine.ids import session_key
-from moraine.harnesses._shared.base import Adapter
+from moraine.harness_api.adapter import Adapter
 from moraine.ingest.batch import Batch
-from moraine.ingest.model import Event, EventType, IngestError, SessionInfo
-from moraine.ingest.reader import ReadItem, Reader, holds_tail
+from moraine.harness_api.model import Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.reader import ReadItem, Reader, holds_tail
 from moraine.ingest.rows import clean, event_row, posting_terms, to_ms, to_utc
 from moraine.ingest.sessions import SessionState
 from moraine.ingest.stream import Stream

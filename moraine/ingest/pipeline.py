@@ -27,7 +27,7 @@ from pathlib import Path
 from moraine.config import Config, SourceConfig, glob_root
 from moraine.errors import IngestWorkerError, StoreError
 from moraine.ingest.adapters import adapter_for, reader_for
-from moraine.harnesses._shared.base import Adapter, StreamContext
+from moraine.harness_api.adapter import Adapter, StreamContext
 from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
 from moraine.ingest.chunk import rekey
@@ -38,7 +38,7 @@ from moraine.ingest.moves import Inodes, index_inodes, moved_from
 from moraine.ingest.parse import Parser, Tally, alternate_key
 from moraine.ingest.progress import Progress
 from moraine.ingest.publisher import Publisher
-from moraine.ingest.reader import Reader
+from moraine.harness_api.reader import Reader
 from moraine.ingest.rollback import roll_back_vanished
 from moraine.ingest.stream import Stream, empty_checkpoint, rewritten
 from moraine.ingest.worker import Job

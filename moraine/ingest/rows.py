@@ -6,8 +6,8 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from moraine.ingest.model import Event, EventType, TokenUsage
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import Event, EventType, TokenUsage
+from moraine.harness_api.reader import ReadItem
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 from moraine.ingest.sessions import compact
 from moraine.terms.tokenize import term_counts

@@ -9,12 +9,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from moraine.ingest.model import Event, EventType, SessionInfo, SessionMode
+from moraine.harness_api.model import FIRST_PROMPT_CHARS, Event, EventType, SessionInfo, SessionMode
 
 __all__ = ["SessionState", "TurnState", "mode_of"]
 
 COMPACT_CHARS = 240
-FIRST_PROMPT_CHARS = 4000  # kept on the session row, which every batch re-publishes: bounded
 _MODE_RANK = {
     SessionMode.CHAT: 0,
     SessionMode.TOOL_CALLING: 1,

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from moraine.config import SourceConfig
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.ingest.batch import SessionMeta
 from moraine.ingest.checkpoints import Checkpoint
 from moraine.ingest.identity import FileIdentity, fingerprint
-from moraine.ingest.reader import Reader
+from moraine.harness_api.reader import Reader
 from moraine.ingest.sessions import SessionState
 from moraine.redact import redact_value
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from moraine.harnesses._shared.depth import MAX_DEPTH, too_deep
-from moraine.ingest.model import Event, EventType, TerminalKind
+from moraine.harness_api.model import Event, EventType, TerminalKind
 
 __all__ = ["InvalidItem", "check_event"]
 

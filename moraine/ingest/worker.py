@@ -21,7 +21,7 @@ from typing import IO
 
 from moraine.config import SourceConfig
 from moraine.ingest.adapters import adapter_for, reader_for
-from moraine.harnesses._shared.base import Adapter, StreamContext
+from moraine.harness_api.adapter import Adapter, StreamContext
 from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint
 from moraine.ingest.chunk import Chunk

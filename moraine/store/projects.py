@@ -1,4 +1,4 @@
-"""Sessions stored before ``project_id`` was recorded (``moraine.projects.backfill`` gives them their project)."""
+"""Sessions stored before ``project_id`` was recorded (``moraine.ingest.project_backfill`` gives them their project)."""
 
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from moraine.harnesses._shared.base import Adapter, StreamContext
-from moraine.ingest.model import Event, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.adapter import Adapter, StreamContext
+from moraine.harness_api.model import Event, IngestError, RawRecord, SessionInfo
 
 REGEN = os.environ.get("MORAINE_REGEN_GOLDENS") == "1"
 

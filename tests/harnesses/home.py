@@ -27,7 +27,8 @@ from tests.fixtures.requests import list_request, search_request
 from tests.fixtures.handler_data import list_data, search_data
 from moraine.config import default_sources
 from moraine.harnesses import harnesses
-from moraine.harnesses._shared.export import export_source, find_export
+from moraine.config import export_source
+from moraine.harnesses._shared.export import find_export
 from moraine.store.client import Store
 from moraine.store.reads.search import Bm25
 

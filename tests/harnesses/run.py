@@ -15,12 +15,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from moraine.harnesses._shared.base import Adapter, StreamContext
+from moraine.harness_api.adapter import Adapter, StreamContext
 from moraine.harnesses.registry import harness as registered
 from moraine.ingest.adapters import adapter_for, reader_for
-from moraine.ingest.jsonl import JsonlReader
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo
-from moraine.ingest.reader import Reader
+from moraine.harnesses._shared.jsonl import JsonlReader
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.reader import Reader
 
 __all__ = [
     "assert_normalizes_safely",

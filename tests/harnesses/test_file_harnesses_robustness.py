@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from moraine.ingest.adapters import adapter_for
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Event, IngestError, RawRecord
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import Event, IngestError, RawRecord
 
 HARNESSES = [
     "openclaw", "qclaw", "forge", "deepseek-tui", "cortex-code", "deepseek-harness", "posit-assistant", "poolside",

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from tests.harnesses.home import build_home
 from moraine.config import default_sources
 from moraine.ingest.adapters import adapter_for, reader_for
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.ingest.discovery import discover
-from moraine.ingest.model import Event, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.model import Event, IngestError, RawRecord, SessionInfo
 
 PKGS = {
     "vscode-copilot": "vscode_copilot",

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moraine.ingest.adapters import adapter_for
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Event, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import Event, IngestError, RawRecord, SessionInfo
 
 FIXTURES = Path(__file__).parent  # every harness folder: its home/ and other fixture files
 

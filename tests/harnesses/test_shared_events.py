@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moraine.harnesses._shared.events import RecordEvents, end_message, join_fragments
-from moraine.ingest.model import Event, EventType
+from moraine.harness_api.model import Event, EventType
 
 
 def _message() -> RecordEvents:

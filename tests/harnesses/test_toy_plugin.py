@@ -38,7 +38,7 @@ _ADAPTER = '''
 
 from datetime import datetime
 
-from moraine.ingest.model import Event, EventType, IngestError
+from moraine.harness_api.model import Event, EventType, IngestError
 
 
 class ToyAdapter:

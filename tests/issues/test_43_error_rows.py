@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Emitted, RawRecord
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import Emitted, RawRecord
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store
 from tests.moraine.ingest.test_pipeline import ingest, write_lines

@@ -15,7 +15,7 @@ from typing import Any
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, parse_json_string
-from moraine.ingest.model import Emitted, Event, EventType, IngestError
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["chat_event", "chat_message_events", "function_call", "said", "tool_calls"]
 

@@ -20,7 +20,7 @@ from typing import Any
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, output_text, parse_json_string
-from moraine.ingest.model import Emitted, Event, EventType
+from moraine.harness_api.model import Emitted, Event, EventType
 
 __all__ = ["AI_SDK_BLOCKS", "Blocks", "block_call", "message_events", "spoken_block"]
 

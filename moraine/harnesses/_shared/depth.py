@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from moraine.ingest.model import IngestError
+from moraine.harness_api.model import IngestError
 
 __all__ = ["MAX_DEPTH", "depth_error", "loads", "too_deep"]
 

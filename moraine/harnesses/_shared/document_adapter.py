@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 from moraine.harnesses._shared.content_blocks import Blocks, message_events
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str, parse_timestamp, read_timestamp
-from moraine.ingest.model import Emitted, Event, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.model import Emitted, Event, IngestError, RawRecord, SessionInfo
 
 __all__ = ["HEADER_RECORD", "MESSAGE_RECORD", "DocumentAdapter", "header", "message_record"]
 

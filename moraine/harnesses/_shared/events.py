@@ -18,7 +18,7 @@ from typing import Any
 from moraine.harnesses._shared.calls import remember_call
 from moraine.harnesses._shared.text import render_call
 from moraine.harnesses._shared.fields import canonical_tool_name, is_moraine_tool_name
-from moraine.ingest.model import ContentFormat, Emitted, Event, EventType, TerminalKind
+from moraine.harness_api.model import ContentFormat, Emitted, Event, EventType, TerminalKind
 
 __all__ = ["RecordEvents", "end_message", "join_fragments", "mark_final_answer"]
 

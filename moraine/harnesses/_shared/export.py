@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from moraine.config import SourceConfig
 from moraine.harnesses._shared.events import mark_final_answer
-from moraine.ingest.model import Event, IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import Event, IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.json_array import ArrayError, array_elements, stream_elements
 from moraine.harnesses._shared.once import ReportsOnce
 
@@ -39,7 +38,6 @@ __all__ = [
     "ExportFiles",
     "ExportReader",
     "ExportTooLarge",
-    "export_source",
     "find_export",
     "legacy_copies",
     "with_answers",
@@ -191,12 +189,6 @@ def _zip_elements(path: Path) -> Iterator[Any]:
 def legacy_copies(home: Path) -> Path:
     """Return where ``moraine import`` kept raw copies of exports before it read them in place (removed on sight)."""
     return home / "imports"
-
-
-def export_source(harness: str, glob: str) -> SourceConfig:
-    """Return the source that reads ``harness``'s exports (never watched: ``moraine import`` names the files)."""
-    reader = f"{harness.replace('-', '_')}_export"
-    return SourceConfig(harness, harness, glob, str(Path(glob).parent), reader, False)
 
 
 class ExportReader(ReportsOnce):

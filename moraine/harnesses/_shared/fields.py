@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from moraine.ingest.model import MORAINE_TOOL_NAMES, Emitted, IngestError
+from moraine.harness_api.model import MORAINE_TOOL_NAMES, Emitted, IngestError
 
 __all__ = [
     "as_dict",

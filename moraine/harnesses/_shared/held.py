@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from moraine.harnesses._shared.memory import changed
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, read_timestamp
-from moraine.ingest.model import Emitted, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, IngestError, SessionInfo
 
 __all__ = ["Held", "announce", "held", "holding"]
 

@@ -26,8 +26,8 @@ from typing import Any
 from moraine.harnesses._shared.depth import loads
 from moraine.harnesses._shared.once import ReportsOnce
 from moraine.harnesses._shared.whole_file import load_whole
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 
 __all__ = ["MAX_FILE_BYTES", "JsonDocumentReader", "NotTheDocument", "SessionDocumentReader"]
 

@@ -6,7 +6,7 @@ Many agents keep their history at the same place below ``~`` on Linux, macOS and
 
 from __future__ import annotations
 
-from moraine.harnesses.declaration import Location
+from moraine.harness_api.declaration import Location
 
 __all__ = ["in_home"]
 

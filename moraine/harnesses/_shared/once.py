@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from moraine.ingest.model import IngestError
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError
+from moraine.harness_api.reader import ReadItem
 
 __all__ = ["ReportsOnce"]
 

@@ -16,7 +16,7 @@ from typing import Any
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import parts_text, render_call
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_int,
@@ -28,7 +28,7 @@ from moraine.harnesses._shared.fields import (
     read_timestamp,
     trailing_uuid,
 )
-from moraine.ingest.model import (
+from moraine.harness_api.model import (
     ContentFormat,
     Emitted,
     Event,

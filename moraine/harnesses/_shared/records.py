@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from moraine.harnesses._shared.depth import depth_error
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Emitted, IngestError, RawRecord
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import Emitted, IngestError, RawRecord
 
 __all__ = ["ObjectAdapter", "TaggedAdapter", "TaggedReader"]
 

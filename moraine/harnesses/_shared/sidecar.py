@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from moraine.harnesses._shared.memory import changed
-from moraine.ingest.model import IngestError
+from moraine.harness_api.model import IngestError
 
 __all__ = ["changed_sidecar", "fresh_sidecar", "json_lines"]
 

@@ -23,7 +23,7 @@ from typing import Any
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.fields import as_dict, as_str, read_timestamp
 from moraine.harnesses._shared.memory import changed, session_entry
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["Conversation", "Said", "fresh", "read_new_messages", "said_events", "snapshot_of", "take_new"]
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from moraine.harnesses._shared.fields import parse_timestamp
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.sqlite import SqlitePoller, table_columns
 
 __all__ = ["SnapshotPoller", "Unreadable", "change_us"]

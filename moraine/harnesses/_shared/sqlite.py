@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.once import ReportsOnce
 
 __all__ = ["DatabaseBusy", "SqlitePoller", "is_busy", "open_read_only", "table_columns"]

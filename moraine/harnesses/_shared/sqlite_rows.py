@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from moraine.ingest.model import IngestError
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.sqlite import SqlitePoller, is_busy, table_columns
 
 __all__ = ["GuardedPoller", "RowPoller"]

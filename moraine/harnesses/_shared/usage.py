@@ -14,7 +14,7 @@ from typing import Any
 from dataclasses import dataclass, fields, replace
 
 from moraine.harnesses._shared.fields import as_dict, as_int
-from moraine.ingest.model import Emitted, Event, EventType, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, TokenUsage
 
 __all__ = ["CAMEL_CASE_USAGE", "UsageKeys", "attach_usage", "read_usage", "token_usage"]
 

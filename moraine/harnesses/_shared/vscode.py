@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from moraine.harnesses.declaration import Location
+from moraine.harness_api.declaration import Location
 
 __all__ = ["EDITORS", "PRODUCTS", "file_uri_path", "product_locations", "user_location", "workspace_folder"]
 

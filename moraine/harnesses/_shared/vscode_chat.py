@@ -20,7 +20,7 @@ from moraine.harnesses._shared.vscode import file_uri_path
 from moraine.harnesses._shared.events import RecordEvents, mark_final_answer
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.text import render_call
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_int,
@@ -29,7 +29,7 @@ from moraine.harnesses._shared.fields import (
     parse_json_string,
     parse_timestamp,
 )
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
 
 __all__ = ["chat_request", "request_events"]
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from moraine.harnesses._shared.vscode import workspace_folder
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.sqlite import SqlitePoller, table_columns
 
 __all__ = ["ItemTableReader"]

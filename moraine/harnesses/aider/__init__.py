@@ -9,7 +9,7 @@ repositories, in ``config.toml``::
     glob = "~/code/**/.aider.chat.history.md"   # the default glob is ~/src/**/.aider.chat.history.md
 """
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

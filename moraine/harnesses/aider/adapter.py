@@ -22,9 +22,17 @@ from typing import Any
 
 from moraine.harnesses.aider.markdown_reader import BLOCK_RECORD, RUN_RECORD
 from moraine.harnesses._shared.events import RecordEvents
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_list, as_str
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TokenUsage
+from moraine.harness_api.model import (
+    Emitted,
+    Event,
+    EventType,
+    IngestError,
+    RawRecord,
+    SessionInfo,
+    TokenUsage,
+)
 
 __all__ = ["AiderAdapter"]
 

@@ -1,6 +1,6 @@
 """Amp (Sourcegraph): the thread JSON files older Amp releases kept locally (``~/.local/share/amp/threads/``)."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

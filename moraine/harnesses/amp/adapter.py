@@ -20,9 +20,9 @@ from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.usage import UsageKeys, token_usage
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, output_text, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["AmpAdapter"]
 

@@ -1,7 +1,7 @@
 """Antigravity (Google's agent IDE) and the Antigravity CLI: conversations under ``~/.gemini/antigravity*/``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 __all__ = ["HARNESS"]
 

@@ -15,9 +15,9 @@ from moraine.harnesses.antigravity.reader import ARTIFACT_RECORD, PROMPT_RECORD
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed, remember
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, read_timestamp
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo
 
 __all__ = ["AntigravityAdapter"]
 

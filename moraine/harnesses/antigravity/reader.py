@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from moraine.ingest.model import RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import RawRecord
+from moraine.harness_api.reader import ReadItem
 
 __all__ = ["ARTIFACT_RECORD", "PROMPT_RECORD", "AntigravityReader"]
 

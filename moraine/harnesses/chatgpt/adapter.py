@@ -18,9 +18,9 @@ from typing import Any
 from moraine.harnesses._shared.export import with_answers
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, epoch_to_datetime, parse_json_string
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["ChatGptAdapter"]
 

@@ -1,6 +1,6 @@
 """Claude.ai: conversations of a Claude.ai data export, read by ``moraine import PATH`` (never watched)."""
 
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 __all__ = ["HARNESS"]
 

@@ -1,6 +1,6 @@
 """Claude Code: JSONL transcripts under ``~/.claude/projects`` (and Claude Desktop's agent mode on macOS)."""
 
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harness_api.declaration import Harness, Location, Resume
 
 _COWORK = "~/Library/Application Support/Claude/local-agent-mode-sessions"
 

@@ -9,7 +9,7 @@ from moraine.harnesses.claude_code._claude_record import SUBAGENT_TOOLS, ClaudeR
 from moraine.harnesses._shared.text import message_text, render_call
 from moraine.harnesses._shared.fields import as_str, canonical_tool_name, json_text
 from moraine.harnesses._shared.usage import read_usage
-from moraine.ingest.model import ContentFormat, Event, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import ContentFormat, Event, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["assistant_record"]
 

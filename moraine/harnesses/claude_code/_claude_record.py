@@ -15,9 +15,9 @@ from typing import Any
 
 from moraine.harnesses.claude_code._claude_state import ClaudeState
 from moraine.harnesses._shared.events import RecordEvents
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["SUBAGENT_TOOLS", "ClaudeRecord", "file_session"]
 

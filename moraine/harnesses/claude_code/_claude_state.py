@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses._shared.memory import remember
-from moraine.ingest.model import Emitted, SessionInfo
+from moraine.harness_api.model import Emitted, SessionInfo
 
 __all__ = ["ClaudeState"]
 

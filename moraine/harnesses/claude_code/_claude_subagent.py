@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from moraine.harnesses._shared.memory import remember
-from moraine.ingest.model import IngestError
+from moraine.harness_api.model import IngestError
 
 __all__ = [
     "agent_by_prompt",

@@ -10,7 +10,7 @@ from moraine.harnesses.claude_code._claude_record import SUBAGENT_TOOLS, ClaudeR
 from moraine.harnesses._shared.exit import as_exit_code, exit_code_in_header
 from moraine.harnesses._shared.text import message_text
 from moraine.harnesses._shared.fields import as_dict, as_str, canonical_tool_name
-from moraine.ingest.model import ContentFormat, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import ContentFormat, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["user_record"]
 

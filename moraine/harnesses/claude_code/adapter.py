@@ -44,9 +44,9 @@ from moraine.harnesses.claude_code._claude_subagent import (
 from moraine.harnesses.claude_code._claude_user import user_record
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import message_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, TerminalKind
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, TerminalKind
 
 __all__ = ["ClaudeCodeAdapter"]
 

@@ -9,7 +9,7 @@ from moraine.harnesses._shared.cline_family.locations import (
     api_history_locations,
     task_locations,
 )
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 _HOME_TASKS = "~/.cline/data/tasks/*/ui_messages.json"
 _HOME_HISTORIES = "~/.cline/data/tasks/*/api_conversation_history.json"

@@ -1,7 +1,7 @@
 """Codebuff (formerly Manicode): a terminal coding agent, one folder of JSON files per chat."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 _CHATS = in_home(
     "codebuff",

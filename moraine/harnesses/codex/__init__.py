@@ -1,6 +1,6 @@
 """Codex: rollout JSONL files under ``~/.codex/sessions``."""
 
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harness_api.declaration import Harness, Location, Resume
 
 HARNESS = Harness(
     name="codex",

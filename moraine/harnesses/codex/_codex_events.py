@@ -8,7 +8,7 @@ from moraine.harnesses.codex._codex_record import CodexRecord, first_user_messag
 from moraine.harnesses._shared.text import message_text
 from moraine.harnesses._shared.usage import read_usage
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str
-from moraine.ingest.model import ContentFormat, EventType, IngestError, TerminalKind
+from moraine.harness_api.model import ContentFormat, EventType, IngestError, TerminalKind
 
 __all__ = ["event_msg"]
 

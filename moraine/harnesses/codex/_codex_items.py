@@ -17,7 +17,7 @@ from moraine.harnesses._shared.fields import (
     json_text,
     parse_json_string,
 )
-from moraine.ingest.model import ContentFormat, EventType, IngestError
+from moraine.harness_api.model import ContentFormat, EventType, IngestError
 
 __all__ = ["ITEM_TYPES", "response_item"]
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.text import text_digest
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_str, trailing_uuid
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = [
     "CodexRecord",

@@ -27,7 +27,7 @@ from moraine.harnesses.codex._codex_items import ITEM_TYPES, response_item
 from moraine.harnesses.codex._codex_record import CodexRecord
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import message_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_list,
@@ -36,7 +36,7 @@ from moraine.harnesses._shared.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo
 
 __all__ = ["CodexAdapter"]
 

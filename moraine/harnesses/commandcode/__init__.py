@@ -1,7 +1,7 @@
 """Command Code: a terminal coding agent, one JSONL transcript and a .meta.json sidecar per session."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 _TRANSCRIPTS = in_home("commandcode", "~/.commandcode/projects/*/*.jsonl", "~/.commandcode/projects")
 

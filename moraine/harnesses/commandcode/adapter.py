@@ -16,9 +16,9 @@ from moraine.harnesses._shared.content_blocks import AI_SDK_BLOCKS, message_even
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.sidecar import changed_sidecar
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, read_timestamp
-from moraine.ingest.model import Emitted, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, IngestError, SessionInfo
 
 __all__ = ["CommandCodeAdapter"]
 

@@ -27,7 +27,7 @@ from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import text_digest
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_int,
@@ -37,7 +37,7 @@ from moraine.harnesses._shared.fields import (
     parse_json_string,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, Event, EventType, SessionInfo, TerminalKind, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, SessionInfo, TerminalKind, TokenUsage
 
 __all__ = ["CopilotCliAdapter"]
 

@@ -21,7 +21,7 @@ from typing import Any
 from moraine.harnesses._shared.chat import chat_event, function_call, said, tool_calls
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from pathlib import Path
 
 from moraine.harnesses._shared.calls import recall_call
@@ -33,7 +33,7 @@ from moraine.harnesses._shared.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo
 from moraine.harnesses._shared.json_document import NotTheDocument, SessionDocumentReader
 
 __all__ = ["HEADER_RECORD", "MESSAGE_RECORD", "TIMELINE_RECORD", "CopilotHistoryReader", "history_record"]

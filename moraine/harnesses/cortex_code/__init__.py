@@ -1,7 +1,7 @@
 """Cortex Code: Snowflake's coding agent CLI (``cortex``), one JSON conversation per session."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness, Resume
+from moraine.harness_api.declaration import Harness, Resume
 
 HARNESS = Harness(
     name="cortex-code",

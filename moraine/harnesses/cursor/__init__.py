@@ -1,6 +1,6 @@
 """Cursor: agent-transcript JSONL files, and the IDE's chat store (``state.vscdb``, SQLite)."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 _STORE = "Cursor/User/globalStorage/state.vscdb"
 

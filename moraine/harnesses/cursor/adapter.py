@@ -15,7 +15,7 @@ from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses.cursor.composer import SNAPSHOT_RECORD, normalize_composer
 from moraine.harnesses._shared.fields import (
     as_dict,
@@ -25,7 +25,7 @@ from moraine.harnesses._shared.fields import (
     read_timestamp,
     trailing_uuid,
 )
-from moraine.ingest.model import Emitted, Event, EventType, IngestError
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["CursorAdapter"]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed, session_entry
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_str,
@@ -23,7 +23,7 @@ from moraine.harnesses._shared.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["SNAPSHOT_RECORD", "normalize_composer"]
 

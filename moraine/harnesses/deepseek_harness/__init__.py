@@ -1,7 +1,7 @@
 """DeepSeek Harness (``dsh``): an agent harness for DeepSeek models, one event log per session."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="deepseek-harness",

@@ -20,9 +20,9 @@ from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import parts_text
 from moraine.harnesses._shared.usage import CAMEL_CASE_USAGE, attach_usage, token_usage
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, read_timestamp
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["DeepSeekHarnessAdapter"]
 

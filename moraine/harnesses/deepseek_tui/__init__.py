@@ -1,7 +1,7 @@
 """DeepSeek TUI: a terminal agent for DeepSeek models, one JSON file per session (also shipped as CodeWhale)."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness, Resume
+from moraine.harness_api.declaration import Harness, Resume
 
 HARNESS = Harness(
     name="deepseek-tui",

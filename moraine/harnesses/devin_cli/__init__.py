@@ -1,6 +1,6 @@
 """Devin CLI (Cognition): per-session transcripts beside the session list in ``~/.local/share/devin/cli/``."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

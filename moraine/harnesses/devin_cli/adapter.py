@@ -25,9 +25,9 @@ from moraine.harnesses._shared.chat import chat_message_events
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, output_text, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, TokenUsage
 
 __all__ = ["DevinCliAdapter"]
 

@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.sqlite_rows import RowPoller
 
 __all__ = ["NODE_RECORD", "DevinNodesReader"]

@@ -1,7 +1,7 @@
 """Forge: the terminal coding agent (forgecode), its conversations in one SQLite store under ``~/.forge``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness, Resume
+from moraine.harness_api.declaration import Harness, Resume
 
 HARNESS = Harness(
     name="forge",

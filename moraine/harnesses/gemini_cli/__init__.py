@@ -1,7 +1,7 @@
 """Gemini CLI (Google): chat files under ``~/.gemini/tmp/<project>/chats/``, a JSON document or JSONL each."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness, Resume
+from moraine.harness_api.declaration import Harness, Resume
 
 __all__ = ["HARNESS"]
 

@@ -1,6 +1,6 @@
 """Goose (Block's agent): JSONL session files before 1.10, the ``sessions.db`` SQLite store since."""
 
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harness_api.declaration import Harness, Location, Resume
 
 __all__ = ["HARNESS"]
 

@@ -19,9 +19,9 @@ from moraine.harnesses.goose.sqlite_reader import MESSAGE_RECORD
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, parse_json_string, read_timestamp
-from moraine.ingest.model import Emitted, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, IngestError, SessionInfo
 
 __all__ = ["GooseAdapter"]
 

@@ -23,7 +23,7 @@ from moraine.harnesses._shared.content_blocks import spoken_block
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.fields import as_dict, as_str, output_text
-from moraine.ingest.model import Emitted, Event, EventType, IngestError
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["message_events"]
 

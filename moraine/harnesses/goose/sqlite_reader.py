@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses._shared.bounded import TooLarge, check_json_cost
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.depth import loads
 from moraine.harnesses._shared.sqlite_rows import RowPoller
 

@@ -1,6 +1,6 @@
 """gptme: one folder per conversation under ``~/.local/share/gptme/logs/`` holding ``conversation.jsonl``."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

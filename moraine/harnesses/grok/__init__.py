@@ -1,7 +1,7 @@
 """Grok Build (xAI): chat histories under ``~/.grok/sessions/<cwd>/<session id>/``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness, Resume
+from moraine.harness_api.declaration import Harness, Resume
 
 __all__ = ["HARNESS"]
 

@@ -27,10 +27,10 @@ from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.sidecar import fresh_sidecar
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, output_text
 from moraine.harnesses._shared.fields import parse_json_string, parse_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["GrokAdapter"]
 

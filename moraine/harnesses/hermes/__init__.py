@@ -1,6 +1,6 @@
 """Hermes: live session files rewritten in place (``~/.hermes/sessions/session_*.json``)."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="hermes",

@@ -24,7 +24,7 @@ from moraine.harnesses._shared.events import RecordEvents, mark_final_answer
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_list,
@@ -34,7 +34,7 @@ from moraine.harnesses._shared.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.harnesses.hermes.reader import HEADER_RECORD, MESSAGE_RECORD
 
 __all__ = ["HermesAdapter"]

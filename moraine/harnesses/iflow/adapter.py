@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses._shared.memory import remember
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
 from moraine.harnesses._shared.fields import as_dict, as_str
-from moraine.ingest.model import Emitted, SessionInfo
+from moraine.harness_api.model import Emitted, SessionInfo
 
 __all__ = ["IflowAdapter"]
 

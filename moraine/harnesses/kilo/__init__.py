@@ -7,7 +7,7 @@ the extension and the Kilo CLI keep sessions in ``~/.local/share/kilo/kilo.db``,
 from __future__ import annotations
 
 from moraine.harnesses._shared.cline_family.locations import task_locations
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="kilo",

@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 from moraine.harnesses._shared.cline_family.adapter import ClineFamilyAdapter
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter, TaggedReader
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str, parse_timestamp
 from moraine.harnesses.opencode.adapter import OpenCodeAdapter
-from moraine.ingest.model import Emitted, Event, EventType, RawRecord, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, RawRecord, TokenUsage
 
 __all__ = ["KiloAdapter"]
 

@@ -1,6 +1,6 @@
 """Kimi CLI: wire logs under ``~/.kimi/sessions``."""
 
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harness_api.declaration import Harness, Location, Resume
 
 HARNESS = Harness(
     name="kimi-cli",

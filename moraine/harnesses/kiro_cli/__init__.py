@@ -1,6 +1,6 @@
 """Kiro CLI: session logs with a JSON sidecar under ``~/.kiro/sessions/cli``."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="kiro-cli",

@@ -17,7 +17,7 @@ from typing import Any
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.memory import changed
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_list,
@@ -26,7 +26,7 @@ from moraine.harnesses._shared.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo
 
 __all__ = ["KiroAdapter"]
 

@@ -1,7 +1,7 @@
 """MiMoCode: an OpenCode fork keeping OpenCode's SQLite store under ``~/.local/share/mimocode``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="mimocode",

@@ -1,6 +1,6 @@
 """Mistral Vibe: one folder per session under ``~/.vibe/logs/session/`` (``messages.jsonl`` and ``meta.json``)."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

@@ -17,9 +17,9 @@ from moraine.harnesses._shared.chat import chat_message_events
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_str, parse_timestamp
-from moraine.ingest.model import Emitted, EventType, SessionInfo
+from moraine.harness_api.model import Emitted, EventType, SessionInfo
 
 __all__ = ["MistralVibeAdapter"]
 

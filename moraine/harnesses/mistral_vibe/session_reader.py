@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from moraine.harnesses._shared.fields import as_dict, as_str
-from moraine.ingest.jsonl import JsonlReader
-from moraine.ingest.model import RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harnesses._shared.jsonl import JsonlReader
+from moraine.harness_api.model import RawRecord
+from moraine.harness_api.reader import ReadItem
 
 __all__ = ["MESSAGE_RECORD", "VibeSessionReader"]
 

@@ -1,6 +1,6 @@
 """NAC: its SQLite store (``~/.nac/store.db``), created by ``moraine setup``; the source is off until then."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="nac",

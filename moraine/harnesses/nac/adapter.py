@@ -20,9 +20,9 @@ from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed, session_entry
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, parse_timestamp, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.harnesses.nac.reader import SNAPSHOT_RECORD
 
 __all__ = ["NacAdapter"]

@@ -1,6 +1,6 @@
 """Omnigent: the agent orchestrator's single SQLite store, ``~/.omnigent/chat.db``."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

@@ -18,10 +18,10 @@ from moraine.harnesses._shared.held import Held, holding
 from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared import fields
 from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, read_timestamp
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo
 
 __all__ = ["OmnigentAdapter"]
 

@@ -16,8 +16,8 @@ import json
 from typing import Any
 
 from moraine.harnesses._shared.fields import as_dict, as_str
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.sqlite_rows import RowPoller
 
 __all__ = ["ITEM_RECORD", "OmnigentChatReader"]

@@ -1,7 +1,7 @@
 """OpenClaw: the self-hosted agent gateway, one session tree per conversation under each agent's folder."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="openclaw",

@@ -15,12 +15,11 @@ import re
 from typing import Any
 
 from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.text import parts_text
 from moraine.harnesses._shared.fields import as_dict, as_list
 from moraine.harnesses._shared.pi_tree import PiFamilyNormalizer
-from moraine.ingest.model import Emitted, SessionInfo
-from moraine.ingest.sessions import FIRST_PROMPT_CHARS
+from moraine.harness_api.model import FIRST_PROMPT_CHARS, Emitted, SessionInfo
 
 __all__ = ["OpenClawAdapter", "QClawAdapter"]
 

@@ -1,6 +1,6 @@
 """OpenCode: its SQLite store (``~/.local/share/opencode/opencode*.db``)."""
 
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harness_api.declaration import Harness, Location, Resume
 
 HARNESS = Harness(
     name="opencode",

@@ -16,7 +16,7 @@ from typing import Any
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import TaggedAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
     as_dict,
     as_int,
@@ -25,7 +25,7 @@ from moraine.harnesses._shared.fields import (
     parse_timestamp,
     read_timestamp,
 )
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
 from moraine.harnesses.opencode.reader import PART_RECORD
 
 __all__ = ["OpenCodeAdapter"]

@@ -1,7 +1,7 @@
 """OpenHands CLI (V1): one JSON file per event under ``~/.openhands/conversations/<id>/events/``, read as one
 stream per conversation from its ``base_state.json``."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

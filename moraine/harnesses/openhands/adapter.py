@@ -24,10 +24,10 @@ from moraine.harnesses._shared.held import Held, announce, holding
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, read_timestamp
 from moraine.harnesses._shared.fields import output_text, parse_json_string
-from moraine.ingest.model import Emitted, Event, EventType, IngestError
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["OpenHandsAdapter"]
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from moraine.harnesses._shared.fields import as_dict, as_str
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.once import ReportsOnce
 
 __all__ = ["CONVERSATION_RECORD", "EVENT_RECORD", "OpenHandsConversationReader"]

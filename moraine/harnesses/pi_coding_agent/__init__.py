@@ -1,6 +1,6 @@
 """pi-coding-agent (and its fork oh-my-pi): session-tree JSONL files."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="pi-coding-agent",

@@ -1,6 +1,6 @@
 """Piebald: a desktop app for coding agents, its chats in one SQLite store (``app.db``)."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="piebald",

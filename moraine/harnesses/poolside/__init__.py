@@ -1,6 +1,6 @@
 """Poolside: the Poolside Agent CLI (``pool``), one trajectory file of events per session."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 _TRAJECTORIES = "trajectories/trajectory-*.ndjson"
 

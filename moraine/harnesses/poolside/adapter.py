@@ -18,9 +18,9 @@ from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, SessionInfo, TerminalKind, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, SessionInfo, TerminalKind, TokenUsage
 
 __all__ = ["PoolsideAdapter"]
 

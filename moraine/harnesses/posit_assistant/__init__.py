@@ -1,7 +1,7 @@
 """Posit Assistant: the AI assistant of RStudio and Posit's tools, one folder per conversation and workspace."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="posit-assistant",

@@ -1,6 +1,6 @@
 """Prime Agent: pi-style session trees, and its RLM sub-agent transcripts."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 _ARTIFACTS = "~/.prime/agent/session-artifacts/**/sub-*/*.jsonl"
 

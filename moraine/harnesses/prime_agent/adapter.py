@@ -8,7 +8,7 @@ each child is its own session linked to that parent, and its events are marked a
 
 from __future__ import annotations
 
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.pi_tree import PiFamilyNormalizer
 
 __all__ = ["PrimeAgentAdapter"]

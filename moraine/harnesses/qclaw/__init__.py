@@ -1,7 +1,7 @@
 """QClaw: an OpenClaw distribution writing the same session trees under ``~/.qclaw``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="qclaw",

@@ -1,7 +1,7 @@
 """Qoder (IDE and CLI) and QoderWork: Claude Code-style transcripts under their ``projects/`` folders."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harness_api.declaration import Harness, Location, Resume
 
 __all__ = ["HARNESS"]
 

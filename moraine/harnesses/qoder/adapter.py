@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses._shared.sidecar import fresh_sidecar
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
 from moraine.harnesses._shared.fields import as_str
-from moraine.ingest.model import Emitted, Event, SessionInfo
+from moraine.harness_api.model import Emitted, Event, SessionInfo
 
 __all__ = ["QoderAdapter"]
 

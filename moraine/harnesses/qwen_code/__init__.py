@@ -1,6 +1,6 @@
 """Qwen Code: chat-record JSONL files under ``~/.qwen/projects``."""
 
-from moraine.harnesses.declaration import Harness, Location, Resume
+from moraine.harness_api.declaration import Harness, Location, Resume
 
 HARNESS = Harness(
     name="qwen-code",

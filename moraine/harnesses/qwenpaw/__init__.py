@@ -1,7 +1,7 @@
 """QwenPaw (formerly CoPaw): agent workspaces under ``~/.qwenpaw/workspaces/`` and ``~/.copaw/workspaces/``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 __all__ = ["HARNESS"]
 

@@ -16,9 +16,9 @@ from typing import Any
 from moraine.harnesses._shared.content_blocks import block_call, spoken_block
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_list, as_str, output_text
-from moraine.ingest.model import Emitted, Event, EventType, IngestError
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["QwenPawAdapter"]
 

@@ -1,6 +1,6 @@
 """Reasonix: a DeepSeek-native coding agent CLI, one JSONL transcript and a .meta sidecar per session."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="reasonix",

@@ -20,9 +20,9 @@ from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.sidecar import changed_sidecar
 from moraine.harnesses._shared.text import parts_text
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, parse_json_string, parse_timestamp
-from moraine.ingest.model import Emitted, Event, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, IngestError, SessionInfo
 
 __all__ = ["ReasonixAdapter"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moraine.harnesses._shared.cline_family.locations import task_locations
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="roo-code",

@@ -1,7 +1,7 @@
 """Shelley: a coding agent with a web UI, its conversations in one SQLite store under ``~/.config/shelley``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="shelley",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moraine.harnesses._shared.vscode import product_locations
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 _PRODUCTS = (("", "Trae"), ("-cn", "Trae CN"))
 _DATABASES = (("", "workspaceStorage/*/state.vscdb"), ("-global", "globalStorage/state.vscdb"))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses.codex.adapter import CodexAdapter
 from moraine.harnesses._shared.fields import as_dict, as_int
-from moraine.ingest.model import Emitted, Event, TokenUsage
+from moraine.harness_api.model import Emitted, Event, TokenUsage
 
 __all__ = ["TraeCliAdapter"]
 

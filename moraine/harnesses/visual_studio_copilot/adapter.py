@@ -27,9 +27,9 @@ from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.memory import changed, session_entry
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import text_digest
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, json_text, parse_json_string
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
 
 __all__ = ["VisualStudioCopilotAdapter"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moraine.harnesses._shared.vscode import PRODUCTS, product_locations
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 # (source-name suffix, folder below User/): per-workspace sessions, and empty-window/transferred ones.
 _FOLDERS = (

@@ -23,8 +23,8 @@ from typing import Any
 
 from moraine.harnesses._shared.vscode import workspace_folder
 from moraine.harnesses.vscode_copilot.oplog import replay
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.whole_file import SettlingReader, load_whole
 from moraine.harnesses._shared.sqlite import DatabaseBusy, open_read_only
 

@@ -1,6 +1,6 @@
 """Warp: the agentic terminal; its agent conversations' queries in its local SQLite store."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 _MAC = "~/Library/Group Containers/2BBY89MBSN.dev.warp/Library/Application Support/dev.warp.Warp-Stable"
 

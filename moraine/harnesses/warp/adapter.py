@@ -14,9 +14,9 @@ from moraine.harnesses.warp.reader import CONVERSATION_RECORD
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.snapshot import Conversation, read_new_messages
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, read_timestamp
-from moraine.ingest.model import Emitted, EventType
+from moraine.harness_api.model import Emitted, EventType
 
 __all__ = ["WarpAdapter"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moraine.harnesses._shared.vscode import user_location
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 HARNESS = Harness(
     name="windsurf",

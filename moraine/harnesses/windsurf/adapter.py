@@ -18,9 +18,9 @@ from moraine.harnesses._shared.vscode_chat import chat_request
 from moraine.harnesses.windsurf.reader import CHATDATA_RECORD
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import TaggedAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_list, as_str, parse_timestamp
-from moraine.ingest.model import Emitted, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, IngestError, SessionInfo
 
 __all__ = ["WindsurfAdapter"]
 

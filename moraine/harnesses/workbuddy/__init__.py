@@ -1,7 +1,7 @@
 """WorkBuddy (Tencent's coding agent): transcripts under ``~/.workbuddy/projects/<project>/``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 __all__ = ["HARNESS"]
 

@@ -16,10 +16,10 @@ from typing import Any
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, output_text
 from moraine.harnesses._shared.fields import parse_json_string, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, SessionInfo, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, SessionInfo, TokenUsage
 
 __all__ = ["WorkBuddyAdapter"]
 

@@ -1,7 +1,7 @@
 """ZCode: a terminal coding agent, its sessions in one SQLite store under ``~/.zcode/cli/db``."""
 
 from moraine.harnesses._shared.locations import in_home
-from moraine.harnesses.declaration import Harness
+from moraine.harness_api.declaration import Harness
 
 READS = (
     "sessions (SQLite, read-only): title, directory, user and assistant text, thinking, tool calls and results "

@@ -1,6 +1,6 @@
 """Zed: the agent panel's threads, kept in ``threads/threads.db`` in Zed's data folder."""
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 __all__ = ["HARNESS"]
 

@@ -24,9 +24,9 @@ from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.memory import changed, session_entry
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.usage import read_usage
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, parse_timestamp, read_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo
 
 __all__ = ["ZedAdapter"]
 

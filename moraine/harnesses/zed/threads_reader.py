@@ -19,8 +19,8 @@ from typing import Any
 import zstandard
 
 from moraine.harnesses._shared.bounded import TooLarge, check_json_cost, decompress_zstd
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 from moraine.harnesses._shared.depth import loads
 from moraine.harnesses._shared.sqlite import table_columns
 from moraine.harnesses._shared.sqlite_rows import GuardedPoller

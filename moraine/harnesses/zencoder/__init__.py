@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.harnesses.declaration import Harness, Location
+from moraine.harness_api.declaration import Harness, Location
 
 HARNESS = Harness(
     name="zencoder",

@@ -25,9 +25,9 @@ from typing import Any
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import ObjectAdapter
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, json_text, read_timestamp
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
 
 __all__ = ["ZencoderAdapter"]
 

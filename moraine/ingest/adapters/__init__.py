@@ -10,13 +10,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from moraine.harnesses._shared.base import Adapter
+from moraine.harness_api.adapter import Adapter
 from moraine.harnesses.registry import harness, harnesses
-from moraine.ingest.reader import Reader
+from moraine.harness_api.reader import Reader
 
 __all__ = ["JSONL_READER", "adapter_for", "has_adapter", "reader_for"]
 
-JSONL_READER = "moraine.ingest.jsonl:JsonlReader"
+JSONL_READER = "moraine.harnesses._shared.jsonl:JsonlReader"
 
 
 def _reader_target(name: str) -> str | None:

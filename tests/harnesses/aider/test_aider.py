@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from moraine.harnesses.aider.markdown_reader import AiderMarkdownReader
-from moraine.ingest.model import EventType, SessionInfo
+from moraine.harness_api.model import EventType, SessionInfo
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 HISTORY = Path(__file__).parent / "home" / "src" / "apiary" / ".aider.chat.history.md"

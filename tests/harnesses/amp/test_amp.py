@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from moraine.harnesses.amp.thread_reader import AmpThreadReader
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 THREAD = Path(__file__).parent / "home/.local/share/amp/threads/T-4c2a9e71-8d3b-4f05-a6e2-91b7c0d5e3f8.json"

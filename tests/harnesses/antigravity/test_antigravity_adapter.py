@@ -10,8 +10,8 @@ from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.antigravity.adapter import AntigravityAdapter
 from moraine.harnesses.antigravity.reader import AntigravityReader
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import EventType, IngestError, RawRecord, SessionInfo
 
 FIXTURE = Path(__file__).resolve().parent / "home" / ".gemini"
 CLI_ID = "3d8e2b71-9f04-4c6a-a5e1-7b20c4d9e816"

@@ -9,7 +9,7 @@ from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses._shared.export import ExportReader
 from moraine.harnesses.chatgpt.adapter import ChatGptAdapter
-from moraine.ingest.model import IngestError, SessionInfo
+from moraine.harness_api.model import IngestError, SessionInfo
 
 EXPORT = Path(__file__).resolve().parent / "export" / "conversations.json"
 

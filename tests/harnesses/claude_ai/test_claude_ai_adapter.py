@@ -8,7 +8,7 @@ from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses._shared.export import ExportReader
 from moraine.harnesses.claude_ai.adapter import ClaudeAiAdapter
-from moraine.ingest.model import EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import EventType, IngestError, SessionInfo, TerminalKind
 
 EXPORT = Path(__file__).resolve().parent / "export" / "conversations.json"
 

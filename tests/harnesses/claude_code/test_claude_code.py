@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moraine.ingest.adapters import adapter_for
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
-from moraine.ingest.model import RawRecord
+from moraine.harness_api.model import RawRecord
 
 HERE = Path(__file__).parent
 HOME = HERE / "home"

@@ -21,8 +21,8 @@ from tests.fixtures.requests import list_request, open_request, search_request
 from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import SessionInfo
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import SessionInfo
 
 SESSION = "7d3e9a10-2b4c-4d5e-8f60-718293a4b5c6"
 SECRET = "subagent-secret"

@@ -11,7 +11,7 @@ import pytest
 
 from tests.harnesses.run import emitted, events, normalize, read_items
 from moraine.harnesses._shared.cline_family.reader import ClineTaskReader
-from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TokenUsage
+from moraine.harness_api.model import EventType, IngestError, RawRecord, SessionInfo, TokenUsage
 
 HARNESSES = Path(__file__).resolve().parents[1]
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import read_cleanly, responses
 
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 CHAT = next((HARNESS_TESTS / "codebuff/home/.config/manicode/projects").rglob("chat-messages.json"))
 

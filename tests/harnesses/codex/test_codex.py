@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moraine.ingest.adapters import adapter_for
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses.codex.adapter import CodexAdapter
-from moraine.ingest.model import RawRecord
+from moraine.harness_api.model import RawRecord
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 
 HERE = Path(__file__).parent

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import normalized, read_cleanly, responses
 
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 FOLDER = next((HARNESS_TESTS / "commandcode/home/.commandcode/projects").iterdir())
 TRANSCRIPT = FOLDER / "4d5e6f70-8192-4a3b-bc4d-5e6f708192a3.jsonl"

@@ -9,8 +9,8 @@ from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.copilot_cli.adapter import CopilotCliAdapter
 from moraine.harnesses.copilot_cli.history import CopilotHistoryReader
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import EventType, IngestError, SessionInfo, TerminalKind, TokenUsage
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import EventType, IngestError, SessionInfo, TerminalKind, TokenUsage
 
 STATE = Path(__file__).resolve().parent / "home" / ".copilot" / "session-state"
 CURRENT = next(STATE.glob("*/events.jsonl"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import normalized, read_cleanly, responses
 
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 FOLDER = HARNESS_TESTS / "cortex_code/home/.snowflake/cortex/conversations"
 SIDECAR = FOLDER / "3f4e5d6c-7b8a-4930-a1b2-c3d4e5f6a7b8.json"

@@ -10,7 +10,7 @@ from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
 from moraine.harnesses.cursor.adapter import CursorAdapter
-from moraine.ingest.model import IngestError
+from moraine.harness_api.model import IngestError
 from moraine.harnesses.cursor.reader import CursorSqliteReader
 
 HERE = Path(__file__).parent

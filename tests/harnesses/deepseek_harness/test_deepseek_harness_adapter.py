@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import errors, normalized, read_cleanly, responses
 
-from moraine.ingest.model import EventType, SessionInfo, TerminalKind, TokenUsage
+from moraine.harness_api.model import EventType, SessionInfo, TerminalKind, TokenUsage
 
 LOG = next((HARNESS_TESTS / "deepseek_harness/home/.dsh/sessions").rglob("session.jsonl"))
 

@@ -9,7 +9,7 @@ from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import errors, events, normalized, read_cleanly
 
 from moraine.harnesses.deepseek_tui.reader import DeepSeekTuiReader
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 HOME = HARNESS_TESTS / "deepseek_tui/home"
 SESSION = HOME / ".deepseek/sessions/5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9.json"

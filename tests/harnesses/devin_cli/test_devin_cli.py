@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 from tests.harnesses.home import build_database
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.harnesses.home import build_home
 from tests.harnesses.run import errors, events, normalized, read_cleanly, responses
 
-from moraine.ingest.model import Event, EventType, TerminalKind, TokenUsage
+from moraine.harness_api.model import Event, EventType, TerminalKind, TokenUsage
 
 
 def _store(tmp_path: Path) -> Path:

@@ -10,10 +10,10 @@ from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.gemini_cli.adapter import GeminiCliAdapter
 from moraine.harnesses.gemini_cli.reader import GeminiChatReader
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.jsonl import JsonlReader
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind, TokenUsage
-from moraine.ingest.reader import Reader
+from moraine.harness_api.adapter import StreamContext
+from moraine.harnesses._shared.jsonl import JsonlReader
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind, TokenUsage
+from moraine.harness_api.reader import Reader
 
 HOME = Path(__file__).resolve().parent / "home" / ".gemini" / "tmp"
 JSON_CHAT = next(HOME.glob("*/chats/session-*.json"))

@@ -10,7 +10,7 @@ from tests.harnesses.home import build_database
 from tests.harnesses.run import emitted, events, normalize_data
 
 from moraine.ingest.adapters import reader_for
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
 
 SESSIONS = Path(__file__).parent / "home" / ".local" / "share" / "goose" / "sessions"
 LEGACY = SESSIONS / "20250612_143000.jsonl"

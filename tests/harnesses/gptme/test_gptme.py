@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 LOG = (

@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.grok.adapter import GrokAdapter
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 
 SESSIONS = Path(__file__).resolve().parent / "home" / ".grok" / "sessions" / "%2Fhome%2Fdev%2Fmarina"
 CURRENT = SESSIONS / "019f7a00-1b2c-7d3e-8f40-5a6b7c8d9e01" / "chat_history.jsonl"

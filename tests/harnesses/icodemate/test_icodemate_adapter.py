@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.home import build_home
 from tests.harnesses.run import read_cleanly
 
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 
 def test_a_write_call_and_the_stopping_answer(tmp_path: Path) -> None:

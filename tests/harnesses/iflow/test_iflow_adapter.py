@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.iflow.adapter import IflowAdapter
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 
 PROJECT = Path(__file__).resolve().parent / "home" / ".iflow" / "projects" / "-home-dev-ferry"
 FIRST = PROJECT / "session-8c2f4a10-5b7e-4d93-a1c6-0e9d2b7f3a18.jsonl"

@@ -8,7 +8,7 @@ from tests.harnesses.home import build_home
 from tests.harnesses.run import read_cleanly, responses
 
 from moraine.ingest.adapters import adapter_for
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 
 def test_the_store_reads_as_parts_with_the_answer_ending_the_turn(tmp_path: Path) -> None:

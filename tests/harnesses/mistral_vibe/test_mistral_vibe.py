@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 FOLDER = Path(__file__).parent / "home/.vibe/logs/session/session_20251102_141503_9e4c1a27"

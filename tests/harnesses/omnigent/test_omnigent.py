@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from moraine.harnesses.omnigent.chat_reader import OmnigentChatReader
-from moraine.ingest.model import Emitted, EventType, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo
 from tests.harnesses.home import build_database
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 

@@ -8,7 +8,7 @@ from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.openclaude.adapter import OpenClaudeAdapter
 from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 
 TRANSCRIPT = next((Path(__file__).resolve().parent / "home" / ".openclaude" / "projects").glob("*/*.jsonl"))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import errors, events, normalized
 
-from moraine.ingest.model import Event, EventType, SessionInfo, TerminalKind, TokenUsage
+from moraine.harness_api.model import Event, EventType, SessionInfo, TerminalKind, TokenUsage
 
 OPENCLAW = next((HARNESS_TESTS / "openclaw/home/.openclaw/agents").rglob("*.jsonl"))
 QCLAW = next((HARNESS_TESTS / "qclaw/home/.qclaw/agents").rglob("*.jsonl"))

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from moraine.harnesses.openhands.conversation_reader import OpenHandsConversationReader
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 
 CONVERSATION = (

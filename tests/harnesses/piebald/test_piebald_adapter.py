@@ -9,7 +9,7 @@ from tests.harnesses.home import build_home
 from tests.harnesses.run import events, normalized, read_cleanly, responses
 
 from moraine.harnesses.piebald.reader import PiebaldReader
-from moraine.ingest.model import EventType, TokenUsage
+from moraine.harness_api.model import EventType, TokenUsage
 
 
 def _store(tmp_path: Path) -> Path:

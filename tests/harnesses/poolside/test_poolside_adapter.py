@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import read_cleanly, responses
 
-from moraine.ingest.model import EventType, TerminalKind, TokenUsage
+from moraine.harness_api.model import EventType, TerminalKind, TokenUsage
 
 TRAJECTORY = next((HARNESS_TESTS / "poolside/home/.local/state/poolside/trajectories").glob("*.ndjson"))
 

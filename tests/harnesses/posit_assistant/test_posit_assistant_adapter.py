@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import read_cleanly, responses
 
-from moraine.ingest.model import EventType, TokenUsage
+from moraine.harness_api.model import EventType, TokenUsage
 
 WORKSPACES = HARNESS_TESTS / "posit_assistant/home/.posit/assistant/workspaces"
 MAIN, SUB = sorted(WORKSPACES.rglob("conversation.json"), key=lambda p: len(p.parts))

@@ -8,8 +8,8 @@ from pathlib import Path
 from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.qoder.adapter import QoderAdapter
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import EventType, IngestError, SessionInfo
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import EventType, IngestError, SessionInfo
 
 PROJECT = Path(__file__).resolve().parent / "home" / ".qoder" / "projects" / "-home-dev-orchard"
 SESSION = "6a1d3f90-2c4b-4e7a-b8d5-3f0e9c1a2b47"

@@ -10,7 +10,7 @@ from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.qwenpaw.adapter import QwenPawAdapter
 from moraine.harnesses.qwenpaw.reader import QwenPawSessionReader
-from moraine.ingest.model import EventType, IngestError
+from moraine.harness_api.model import EventType, IngestError
 
 HOME = Path(__file__).resolve().parent / "home"
 CONSOLE = HOME / ".qwenpaw/workspaces/default/sessions/console/default_1788700000000.json"

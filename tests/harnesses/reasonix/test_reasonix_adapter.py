@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.harnesses.home import HARNESS_TESTS
 from tests.harnesses.run import normalized, read_cleanly, responses
 
-from moraine.ingest.model import EventType, SessionInfo
+from moraine.harness_api.model import EventType, SessionInfo
 
 ROOT = HARNESS_TESTS / "reasonix/home/.reasonix"
 TRANSCRIPT = next((ROOT / "projects").rglob("*.jsonl"))

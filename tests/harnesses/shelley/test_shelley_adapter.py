@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.home import build_home
 from tests.harnesses.run import read_cleanly, responses
 
-from moraine.ingest.model import EventType, TokenUsage
+from moraine.harness_api.model import EventType, TokenUsage
 
 
 def test_a_conversation_reads_thinking_calls_results_usage_and_the_answer(tmp_path: Path) -> None:

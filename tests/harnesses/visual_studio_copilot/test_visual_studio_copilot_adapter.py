@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.harnesses.run import emitted, events, normalize
-from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TokenUsage
+from moraine.harness_api.model import EventType, IngestError, RawRecord, SessionInfo, TokenUsage
 
 TRACE = next((Path(__file__).resolve().parent / "home").rglob("*_VSGitHubCopilot_traces.jsonl"))
 

@@ -14,7 +14,7 @@ from moraine.config import SourceConfig
 
 from moraine.harnesses.vscode_copilot.oplog import replay
 from moraine.harnesses.vscode_copilot.reader import VscodeChatReader
-from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TerminalKind, TokenUsage
+from moraine.harness_api.model import EventType, IngestError, RawRecord, SessionInfo, TerminalKind, TokenUsage
 from moraine.ingest.pipeline import Ingestor
 from moraine.store.client import Store
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.home import build_home
 from tests.harnesses.run import read_cleanly
 
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 
 def test_each_query_is_a_turn_with_its_time_model_and_directory(tmp_path: Path) -> None:

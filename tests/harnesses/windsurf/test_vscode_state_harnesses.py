@@ -13,7 +13,7 @@ from tests.harnesses.home import build_home
 from tests.harnesses.run import events, normalize, read_items
 from moraine.harnesses.trae.reader import TraeSessionsReader
 from moraine.harnesses.windsurf.reader import WindsurfChatReader
-from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo
+from moraine.harness_api.model import EventType, IngestError, RawRecord, SessionInfo
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.workbuddy.adapter import WorkBuddyAdapter
-from moraine.ingest.model import EventType, IngestError, SessionInfo, TokenUsage
+from moraine.harness_api.model import EventType, IngestError, SessionInfo, TokenUsage
 
 PROJECT = Path(__file__).resolve().parent / "home" / ".workbuddy" / "projects" / "tram-times"
 SESSION = "9d4e1c72-3a5b-4f80-b6e2-1c7a9f0d5e33"

@@ -9,7 +9,7 @@ from tests.harnesses.home import build_home
 from tests.harnesses.run import events, normalized, read_cleanly, responses
 
 from moraine.harnesses.zcode.reader import ZCodeReader
-from moraine.ingest.model import EventType
+from moraine.harness_api.model import EventType
 
 
 def _store(tmp_path: Path) -> Path:

@@ -9,8 +9,8 @@ import pytest
 
 from moraine.harnesses.zed.threads_reader import ZedThreadsReader
 from moraine.ingest.adapters import adapter_for
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Emitted, EventType, SessionInfo
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import Emitted, EventType, SessionInfo
 from tests.harnesses.home import build_database
 from tests.harnesses.run import assert_reported_then_read, emitted, events, normalize_data
 

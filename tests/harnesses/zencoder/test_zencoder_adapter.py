@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.harnesses.run import emitted, events, normalize
-from moraine.ingest.model import EventType, IngestError, RawRecord, SessionInfo, TerminalKind
+from moraine.harness_api.model import EventType, IngestError, RawRecord, SessionInfo, TerminalKind
 
 SESSION = next((Path(__file__).resolve().parent / "home").rglob("*.jsonl"))
 

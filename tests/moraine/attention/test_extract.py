@@ -12,7 +12,7 @@ from fixtures.attention.layout import Layout, build_layout
 
 from moraine.attention.extract import PREVIEW_CHARS, TOUCH_COLUMNS, Touch, TouchContext, extract_touches
 from moraine.attention.project import ProjectResolver
-from moraine.ingest.model import Event, EventType
+from moraine.harness_api.model import Event, EventType
 
 WHEN = datetime(2026, 6, 1, 12, 0, 0, 125000, tzinfo=UTC)
 

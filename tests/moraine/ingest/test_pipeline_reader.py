@@ -6,7 +6,7 @@ from pathlib import Path
 
 from moraine.config import SourceConfig
 from moraine.ingest.discovery import discover, matches
-from moraine.ingest.jsonl import JsonlReader
+from moraine.harnesses._shared.jsonl import JsonlReader
 
 
 def test_reader_gives_byte_offsets_line_numbers_and_resumes_mid_file(tmp_path: Path) -> None:

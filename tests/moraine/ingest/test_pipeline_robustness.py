@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Emitted, Event, EventType, RawRecord, SessionInfo
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import Emitted, Event, EventType, RawRecord, SessionInfo
 from moraine.ingest.pipeline import ingest_paths
 from moraine.store.client import Store
 from tests.moraine.ingest.test_pipeline import TABLES, conversation, ingest, write_lines
@@ -69,7 +69,7 @@ def test_garbage_files_are_reported_and_skipped_while_other_files_ingest_fully(
 
 
 def test_a_line_longer_than_the_limit_is_skipped_without_losing_the_next_line(tmp_path: Path) -> None:
-    from moraine.ingest.jsonl import JsonlReader
+    from moraine.harnesses._shared.jsonl import JsonlReader
 
     trace = tmp_path / "a.jsonl"
     trace.write_bytes(b'{"a": 1}\n' + b"y" * 5000 + b'\n{"b": 2}\n{"c"')

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moraine.ingest.model import Event, EventType, TerminalKind
+from moraine.harness_api.model import Event, EventType, TerminalKind
 from moraine.ingest.sessions import TurnState
 
 

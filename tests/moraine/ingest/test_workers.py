@@ -18,8 +18,8 @@ import pytest
 
 from moraine.config import SourceConfig
 from moraine.errors import IngestWorkerError
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Emitted, RawRecord
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import Emitted, RawRecord
 from moraine.ingest.pipeline import Ingestor, IngestSummary, ingest_paths
 from moraine.store.client import Store
 from tests.moraine.ingest.test_pipeline import conversation, write_lines

@@ -11,8 +11,16 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from moraine.harnesses._shared.base import StreamContext
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, RawRecord, SessionInfo, TerminalKind
+from moraine.harness_api.adapter import StreamContext
+from moraine.harness_api.model import (
+    Emitted,
+    Event,
+    EventType,
+    IngestError,
+    RawRecord,
+    SessionInfo,
+    TerminalKind,
+)
 
 
 class ToyAdapter:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from moraine.attention.project import ProjectResolver
 from moraine.ids import session_key
-from moraine.projects.backfill import backfill_projects
+from moraine.ingest.project_backfill import backfill_projects
 from moraine.store.client import Store
 
 

@@ -27,9 +27,9 @@ from moraine.harnesses._shared.cline_family.reader import MESSAGE_RECORD
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import TaggedAdapter, TaggedReader
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str, parse_json_string, parse_timestamp
-from moraine.ingest.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError, SessionInfo, TokenUsage
 
 __all__ = ["ClineFamilyAdapter"]
 

@@ -23,9 +23,9 @@ from moraine.harnesses._shared.content_blocks import Blocks, message_events
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.json_document import JsonDocumentReader, NotTheDocument
 from moraine.harnesses._shared.memory import changed
-from moraine.harnesses._shared.base import StreamContext
+from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_str, parse_timestamp
-from moraine.ingest.model import Emitted, IngestError, SessionInfo
+from moraine.harness_api.model import Emitted, IngestError, SessionInfo
 
 __all__ = ["API_RECORD", "ClineApiHistoryReader", "api_message"]
 

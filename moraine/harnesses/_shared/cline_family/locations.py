@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moraine.harnesses._shared.vscode import EDITORS, product_locations
-from moraine.harnesses.declaration import Location
+from moraine.harness_api.declaration import Location
 
 __all__ = ["API_READER", "READER", "api_history_locations", "task_locations"]
 

@@ -54,7 +54,7 @@ class Harness:
 
     name: str  # the harness value in every response (spec/common.schema.json#/$defs/Harness)
     display_name: str
-    adapter: str  # "module:Class" satisfying moraine.harnesses._shared.base.Adapter, built with no arguments
+    adapter: str  # "module:Class" satisfying moraine.harness_api.adapter.Adapter, built with no arguments
     locations: tuple[Location, ...] = ()
     readers: Mapping[str, str] = field(default_factory=lambda: _EMPTY)  # reader name -> "module:Class"
     resume: Resume | None = None

@@ -12,6 +12,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+# A session's first prompt as kept on its row, which every batch re-publishes: bounded (ingest and adapters both cut it).
+FIRST_PROMPT_CHARS = 4000
+
 
 class EventType(StrEnum):
     """The nine normalized event types, in Moraine's canonical order (the order canonical requests use)."""

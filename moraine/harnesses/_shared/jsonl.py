@@ -13,8 +13,8 @@ from pathlib import Path
 
 import orjson
 
-from moraine.ingest.model import IngestError, RawRecord
-from moraine.ingest.reader import ReadItem
+from moraine.harness_api.model import IngestError, RawRecord
+from moraine.harness_api.reader import ReadItem
 
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "JsonlReader"]
 

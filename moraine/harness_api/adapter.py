@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from moraine.ingest.model import Emitted, RawRecord
+from moraine.harness_api.model import Emitted, RawRecord
 
 __all__ = ["Adapter", "StreamContext"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from moraine.ingest.model import IngestError, RawRecord
+from moraine.harness_api.model import IngestError, RawRecord
 
 __all__ = ["ReadItem", "Reader", "holds_tail"]
 
