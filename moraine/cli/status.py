@@ -15,7 +15,7 @@ from moraine.daemon.report import report_via_daemon
 from moraine.daemon.writer_lock import held_reason
 from moraine.errors import ConfigError, StoreError
 from moraine.daemon.found import FoundAgent, agents_found, sessions_by_source
-from moraine.ingest.adapters import has_adapter, reader_for
+from moraine.ingest.adapters import has_adapter, load_problem, reader_for
 from moraine.ingest.discovery import discover
 from moraine.ingest.progress import describe
 from moraine.private_files import restrict_process
@@ -72,7 +72,9 @@ def status(ctx: click.Context, error_limit: int) -> None:
     )
     for source in config.sources:
         cov = coverage.get(source.name)
-        if not has_adapter(source.harness) or reader_for(source.format) is None:
+        if load_problem(source.harness, source.format) is not None:
+            found = "broken harness (moraine doctor)"
+        elif not has_adapter(source.harness) or reader_for(source.format) is None:
             found = "no adapter yet"
         else:
             found = str(len(discover(source))) if source.enabled else "-"

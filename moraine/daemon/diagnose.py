@@ -19,7 +19,7 @@ from moraine.daemon.state import DaemonState, read_state
 from moraine.errors import ConfigError, StoreError
 from moraine.daemon.found import silent_sources
 from moraine.harnesses.registry import harness as registered
-from moraine.ingest.adapters import has_adapter, reader_for
+from moraine.ingest.adapters import has_adapter, load_problem, reader_for
 from moraine.ingest.discovery import discover
 from moraine.store.client import Store
 
@@ -114,6 +114,10 @@ def _sources(config: Config, every_source: bool) -> tuple[dict[str, int], list[C
             disabled.append(source.name)
             if every_source:
                 shown.append(Check(name, "ok", "disabled"))
+            continue
+        broken = load_problem(source.harness, source.format)
+        if broken is not None:
+            shown.append(Check(name, "fail", f"broken harness: {broken}", "reinstall or remove that plugin"))
             continue
         if not has_adapter(source.harness) or reader_for(source.format) is None:
             shown.append(Check(name, "warn", f"no adapter for {source.harness} yet"))

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from moraine.config import Config, SourceConfig, glob_root
 from moraine.errors import IngestWorkerError, StoreError
-from moraine.ingest.adapters import adapter_for, reader_for
+from moraine.ingest.adapters import HarnessLoadError, adapter_for, reader_for
 from moraine.harness_api.adapter import Adapter, StreamContext
 from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
@@ -125,8 +125,13 @@ class Ingestor:
         self._custom = {}
         for source in sources:
             custom = (adapters or {}).get(source.name) or self.adapters.get(source.name)
-            adapter = custom or adapter_for(source.harness)
-            reader = reader_for(source.format)
+            try:
+                adapter = custom or adapter_for(source.harness)
+                reader = reader_for(source.format)
+            except HarnessLoadError as exc:  # a broken plugin: its source's error, the other sources read
+                logger.error("source %s: %s", source.name, exc)
+                self._parser.error(source.name, source.glob, 0, 0, "broken_harness", str(exc))
+                continue
             if adapter is None or reader is None:
                 self._summary.no_adapter.append(source.name)
                 continue
