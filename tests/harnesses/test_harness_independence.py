@@ -1,7 +1,9 @@
-"""A harness folder imports the shared helpers and the declarations; of another harness it may import only the
-adapter, when it writes that harness's format (a fork: iFlow, Qoder and OpenClaude write Claude Code's, Kilo and
-MiMoCode OpenCode's, Trae CLI Codex's). Readers, clients and helpers shared by several harnesses live in
-``harnesses/_shared``."""
+"""A harness folder imports the harness contract and the shared helpers, never another harness's folder. A format
+several agents write (Claude Code's, which iFlow, Qoder and OpenClaude fork; OpenCode's, which Kilo, MiMoCode and
+iCodeMate fork; Codex's, which Trae CLI forks; OpenClaw's, which QClaw forks) is read by a family in
+``harnesses/_shared`` (``claude_format``, ``opencode_format``, ``codex_format``, ``openclaw_format``), and each
+harness's own adapter (its harness value) lives in its own folder. Every adapter and reader a harness declares by
+``"module:Class"`` names a class that loads."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def test_there_are_harness_folders_to_check() -> None:
     assert len(HARNESS_FOLDERS) >= 50
 
 
-def test_a_harness_imports_of_another_harness_only_the_adapter_of_the_format_it_writes() -> None:
+def test_a_harness_imports_nothing_of_another_harness() -> None:
     others = {folder.name for folder in HARNESS_FOLDERS}
     crossings = []
     for folder in HARNESS_FOLDERS:
@@ -38,6 +40,16 @@ def test_a_harness_imports_of_another_harness_only_the_adapter_of_the_format_it_
             for module in _imported(path):
                 parts = module.split(".")
                 if parts[:2] == ["moraine", "harnesses"] and len(parts) > 2:
-                    if parts[2] in others and parts[2] != folder.name and parts[3:] != ["adapter"]:
+                    if parts[2] in others and parts[2] != folder.name:
                         crossings.append(f"{path.relative_to(ROOT)} imports {module}")
     assert crossings == []
+
+
+def test_every_declared_adapter_and_reader_names_a_class_that_loads() -> None:
+    from moraine.harnesses.registry import harnesses
+    from moraine.ingest.adapters import _load
+
+    declared = [(h.name, h.adapter) for h in harnesses().values()]
+    declared += [(h.name, target) for h in harnesses().values() for target in h.readers.values()]
+    assert len(declared) > 50
+    assert [(name, target) for name, target in declared if _load(target) is None] == []

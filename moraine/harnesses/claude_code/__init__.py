@@ -7,7 +7,7 @@ _COWORK = "~/Library/Application Support/Claude/local-agent-mode-sessions"
 HARNESS = Harness(
     name="claude-code",
     display_name="Claude Code",
-    adapter="moraine.harnesses.claude_code.adapter:ClaudeCodeAdapter",
+    adapter="moraine.harnesses._shared.claude_format.adapter:ClaudeCodeAdapter",
     locations=(
         Location("claude", "~/.claude/projects/**/*.jsonl", windows_glob="~/.claude/projects/**/*.jsonl"),
         # Claude Desktop's local agent mode keeps Claude Code transcripts of its own, on macOS only.

@@ -5,7 +5,7 @@ from moraine.harness_api.declaration import Harness, Location, Resume
 HARNESS = Harness(
     name="codex",
     display_name="Codex",
-    adapter="moraine.harnesses.codex.adapter:CodexAdapter",
+    adapter="moraine.harnesses._shared.codex_format.adapter:CodexAdapter",
     locations=(
         Location("codex", "~/.codex/sessions/**/*.jsonl", windows_glob="~/.codex/sessions/**/*.jsonl"),
     ),

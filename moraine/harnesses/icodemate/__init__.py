@@ -14,9 +14,9 @@ _STORE = in_home(
 HARNESS = Harness(
     name="icodemate",
     display_name="iCodeMate",
-    readers={"icodemate_sqlite": "moraine.harnesses.opencode.reader:OpenCodeReader"},
+    readers={"icodemate_sqlite": "moraine.harnesses._shared.opencode_format.reader:OpenCodeReader"},
     locations=(_STORE,),
-    adapter="moraine.harnesses.mimocode.adapter:ICodeMateAdapter",
+    adapter="moraine.harnesses.icodemate.adapter:ICodeMateAdapter",
     reads="as OpenCode: sessions with titles, directories and sub-agent parents, message parts (text, reasoning, tools)",
     not_read="the JSON file storage (storage/session_diff), per-message token usage; no resume command",
 )

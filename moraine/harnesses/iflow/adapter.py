@@ -16,7 +16,7 @@ from typing import Any
 
 from moraine.harnesses._shared.memory import remember
 from moraine.harness_api.adapter import StreamContext
-from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
+from moraine.harnesses._shared.claude_format.adapter import ClaudeCodeAdapter
 from moraine.harnesses._shared.fields import as_dict, as_str
 from moraine.harness_api.model import Emitted, SessionInfo
 

@@ -15,7 +15,7 @@ from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import TaggedAdapter, TaggedReader
 from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str, parse_timestamp
-from moraine.harnesses.opencode.adapter import OpenCodeAdapter
+from moraine.harnesses._shared.opencode_format.adapter import OpenCodeAdapter
 from moraine.harness_api.model import Emitted, Event, EventType, RawRecord, TokenUsage
 
 __all__ = ["KiloAdapter"]

@@ -16,7 +16,7 @@ HARNESS = Harness(
             windows=False,
         ),
     ),
-    readers={"mimocode_sqlite": "moraine.harnesses.opencode.reader:OpenCodeReader"},
+    readers={"mimocode_sqlite": "moraine.harnesses._shared.opencode_format.reader:OpenCodeReader"},
     reads="as OpenCode: sessions with titles, directories and sub-agent parents, message parts (text, reasoning, tools)",
     not_read=(
         "the older JSON file storage (storage/session_diff, message, part folders), per-message token usage; "

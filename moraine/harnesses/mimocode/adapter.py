@@ -1,23 +1,18 @@
-"""MiMoCode and iCodeMate (OpenCode forks): message parts of their OpenCode-schema SQLite stores -> events.
+"""MiMoCode (an OpenCode fork): message parts of its OpenCode-schema SQLite store -> events.
 
-Both keep OpenCode's ``session``/``message``/``part`` tables (read by ``moraine.harnesses.opencode.reader``), so
-the OpenCode adapter reads them unchanged under their own harness values.
+It keeps OpenCode's ``session``/``message``/``part`` tables (read by
+``moraine.harnesses._shared.opencode_format.reader``), so the OpenCode family's adapter reads them unchanged under
+its own harness value.
 """
 
 from __future__ import annotations
 
-from moraine.harnesses.opencode.adapter import OpenCodeAdapter
+from moraine.harnesses._shared.opencode_format.adapter import OpenCodeAdapter
 
-__all__ = ["ICodeMateAdapter", "MiMoCodeAdapter"]
+__all__ = ["MiMoCodeAdapter"]
 
 
 class MiMoCodeAdapter(OpenCodeAdapter):
     """Normalize MiMoCode's message parts."""
 
     harness = "mimocode"
-
-
-class ICodeMateAdapter(OpenCodeAdapter):
-    """Normalize iCodeMate's message parts."""
-
-    harness = "icodemate"

@@ -6,7 +6,7 @@ the Claude Code adapter reads them unchanged, under OpenClaude's harness value.
 
 from __future__ import annotations
 
-from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
+from moraine.harnesses._shared.claude_format.adapter import ClaudeCodeAdapter
 
 __all__ = ["OpenClaudeAdapter"]
 

@@ -6,7 +6,7 @@ from moraine.harness_api.declaration import Harness
 HARNESS = Harness(
     name="openclaw",
     display_name="OpenClaw",
-    adapter="moraine.harnesses.openclaw.adapter:OpenClawAdapter",
+    adapter="moraine.harnesses._shared.openclaw_format:OpenClawAdapter",
     locations=(
         in_home("openclaw", "~/.openclaw/agents/*/sessions/*.jsonl", "~/.openclaw/agents"),
         in_home(

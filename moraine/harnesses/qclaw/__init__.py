@@ -6,7 +6,7 @@ from moraine.harness_api.declaration import Harness
 HARNESS = Harness(
     name="qclaw",
     display_name="QClaw",
-    adapter="moraine.harnesses.openclaw.adapter:QClawAdapter",
+    adapter="moraine.harnesses.qclaw.adapter:QClawAdapter",
     locations=(in_home("qclaw", "~/.qclaw/agents/*/sessions/*.jsonl", "~/.qclaw/agents"),),
     reads="as OpenClaw: session trees with messages, thinking, tool calls and results, model and token usage",
     not_read="as OpenClaw: archived copies, the sessions.json index, cost; no resume command",

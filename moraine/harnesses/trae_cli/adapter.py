@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harness_api.adapter import StreamContext
-from moraine.harnesses.codex.adapter import CodexAdapter
+from moraine.harnesses._shared.codex_format.adapter import CodexAdapter
 from moraine.harnesses._shared.fields import as_dict, as_int
 from moraine.harness_api.model import Emitted, Event, TokenUsage
 

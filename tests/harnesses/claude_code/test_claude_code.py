@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from moraine.ingest.adapters import adapter_for
 from moraine.harness_api.adapter import StreamContext
-from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
+from moraine.harnesses._shared.claude_format.adapter import ClaudeCodeAdapter
 from moraine.harness_api.model import RawRecord
 
 HERE = Path(__file__).parent

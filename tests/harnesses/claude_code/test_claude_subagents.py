@@ -20,7 +20,7 @@ from moraine.store.reads.search import Bm25
 from tests.fixtures.requests import list_request, open_request, search_request
 from tests.harnesses.run import events, normalize_file
 
-from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
+from moraine.harnesses._shared.claude_format.adapter import ClaudeCodeAdapter
 from moraine.harness_api.adapter import StreamContext
 from moraine.harness_api.model import SessionInfo
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from moraine.ingest.adapters import adapter_for
 from moraine.harness_api.adapter import StreamContext
-from moraine.harnesses.codex.adapter import CodexAdapter
+from moraine.harnesses._shared.codex_format.adapter import CodexAdapter
 from moraine.harness_api.model import RawRecord
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.harnesses.run import events, normalize_file
 
 from moraine.harnesses.openclaude.adapter import OpenClaudeAdapter
-from moraine.harnesses.claude_code.adapter import ClaudeCodeAdapter
+from moraine.harnesses._shared.claude_format.adapter import ClaudeCodeAdapter
 from moraine.harness_api.model import EventType, IngestError, SessionInfo
 
 TRANSCRIPT = next((Path(__file__).resolve().parent / "home" / ".openclaude" / "projects").glob("*/*.jsonl"))

@@ -10,8 +10,8 @@ from tests.harnesses.home import build_database, holding_lock, search
 from tests.harnesses.run import read_items
 from tests.harnesses.adapter_goldens import assert_golden, events, run_adapter
 
-from moraine.harnesses.opencode.adapter import OpenCodeAdapter
-from moraine.harnesses.opencode.reader import OpenCodeReader
+from moraine.harnesses._shared.opencode_format.adapter import OpenCodeAdapter
+from moraine.harnesses._shared.opencode_format.reader import OpenCodeReader
 
 HERE = Path(__file__).parent
 HOME = HERE / "home"

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from moraine.harnesses.codex._codex_record import CodexRecord, first_user_message, remember_mirror, user_text
+from moraine.harnesses._shared.codex_format._codex_record import (
+    CodexRecord,
+    first_user_message,
+    remember_mirror,
+    user_text,
+)
 from moraine.harnesses._shared.text import message_text
 from moraine.harnesses._shared.usage import read_usage
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from moraine.harnesses._shared.calls import recall_call
-from moraine.harnesses.claude_code._claude_record import SUBAGENT_TOOLS, ClaudeRecord
+from moraine.harnesses._shared.claude_format._claude_record import SUBAGENT_TOOLS, ClaudeRecord
 from moraine.harnesses._shared.exit import as_exit_code, exit_code_in_header
 from moraine.harnesses._shared.text import message_text
 from moraine.harnesses._shared.fields import as_dict, as_str, canonical_tool_name

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from moraine.harnesses.codex._codex_events import event_msg
-from moraine.harnesses.codex._codex_items import ITEM_TYPES, response_item
-from moraine.harnesses.codex._codex_record import CodexRecord
+from moraine.harnesses._shared.codex_format._codex_events import event_msg
+from moraine.harnesses._shared.codex_format._codex_items import ITEM_TYPES, response_item
+from moraine.harnesses._shared.codex_format._codex_record import CodexRecord
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import message_text
 from moraine.harness_api.adapter import StreamContext

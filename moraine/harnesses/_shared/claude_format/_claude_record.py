@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from moraine.harnesses.claude_code._claude_state import ClaudeState
+from moraine.harnesses._shared.claude_format._claude_state import ClaudeState
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import read_timestamp

@@ -13,7 +13,7 @@ parent's turns), each naming its agent and the Task call in its provenance.
 
 A sub-agent file is then no session of its own: read by itself it yields nothing when its parent's transcript is
 there. One whose parent transcript is gone stays a session of its own, ``<sessionId>:<agentId>`` linked to its
-parent (``moraine.harnesses.claude_code._claude_record``). A transcript read in part is said (an ingest error), not
+parent (``moraine.harnesses._shared.claude_format._claude_record``). A transcript read in part is said (an ingest error), not
 silently cut.
 """
 

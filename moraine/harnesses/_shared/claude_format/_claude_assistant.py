@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from moraine.harnesses._shared.calls import recall_call, remember_call
-from moraine.harnesses.claude_code._claude_record import SUBAGENT_TOOLS, ClaudeRecord
+from moraine.harnesses._shared.claude_format._claude_record import SUBAGENT_TOOLS, ClaudeRecord
 from moraine.harnesses._shared.text import message_text, render_call
 from moraine.harnesses._shared.fields import as_str, canonical_tool_name, json_text
 from moraine.harnesses._shared.usage import read_usage

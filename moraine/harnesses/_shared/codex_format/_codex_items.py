@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from moraine.harnesses._shared.calls import recall_call, remember_call
-from moraine.harnesses.codex._codex_output import read_tool_output
+from moraine.harnesses._shared.codex_format._codex_output import read_tool_output
 from moraine.harnesses._shared.depth import depth_error
-from moraine.harnesses.codex._codex_record import CodexRecord, consume_mirror, user_text
+from moraine.harnesses._shared.codex_format._codex_record import CodexRecord, consume_mirror, user_text
 from moraine.harnesses._shared.text import message_text, render_call
 from moraine.harnesses._shared.fields import (
     as_list,

@@ -29,10 +29,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from moraine.harnesses.claude_code._claude_assistant import assistant_record
-from moraine.harnesses.claude_code._claude_record import ClaudeRecord, file_session
-from moraine.harnesses.claude_code._claude_state import ClaudeState
-from moraine.harnesses.claude_code._claude_subagent import (
+from moraine.harnesses._shared.claude_format._claude_assistant import assistant_record
+from moraine.harnesses._shared.claude_format._claude_record import ClaudeRecord, file_session
+from moraine.harnesses._shared.claude_format._claude_state import ClaudeState
+from moraine.harnesses._shared.claude_format._claude_subagent import (
     agent_by_prompt,
     finished_notification,
     first_fold,
@@ -41,7 +41,7 @@ from moraine.harnesses.claude_code._claude_subagent import (
     subagent_file,
     subagent_records,
 )
-from moraine.harnesses.claude_code._claude_user import user_record
+from moraine.harnesses._shared.claude_format._claude_user import user_record
 from moraine.harnesses._shared.records import ObjectAdapter
 from moraine.harnesses._shared.text import message_text
 from moraine.harness_api.adapter import StreamContext

@@ -1,7 +1,8 @@
-"""OpenClaw and QClaw session trees (``~/.openclaw/agents/<agent>/sessions/<id>.jsonl``) -> normalized events.
+"""The OpenClaw family's session trees (``~/.openclaw/agents/<agent>/sessions/<id>.jsonl``) -> normalized events:
+OpenClaw's adapter, which QClaw's (in its own folder) subclasses.
 
-Both write the pi session-tree schema (``moraine.harnesses._shared.pi_tree``): a ``session`` header (version 3: id, cwd),
-``model_change`` and ``thinking_level_change`` entries, ``message`` entries with roles user, assistant and
+Both write the pi session-tree schema (``moraine.harnesses._shared.pi_tree``): a ``session`` header (version 3: id,
+cwd), ``model_change`` and ``thinking_level_change`` entries, ``message`` entries with roles user, assistant and
 ``toolResult``, and ``compaction`` summaries. On top of pi they record, on an assistant message, the ``provider``,
 ``model`` and a ``usage`` object (``input``, ``output``, ``cacheRead``, ``cacheWrite``, ``totalTokens``, ``cost``),
 and older files spell a tool call as an Anthropic ``tool_use`` block with its arguments under ``input``. Messages
@@ -21,7 +22,7 @@ from moraine.harnesses._shared.fields import as_dict, as_list
 from moraine.harnesses._shared.pi_tree import PiFamilyNormalizer
 from moraine.harness_api.model import FIRST_PROMPT_CHARS, Emitted, SessionInfo
 
-__all__ = ["OpenClawAdapter", "QClawAdapter"]
+__all__ = ["OpenClawAdapter"]
 
 # The date a chat gateway stamps on a relayed message: "[Wed 2026-02-18 11:21 GMT+1] ".
 _GATEWAY_DATE = re.compile(r"^\[[^\]\n]{1,40}\] ")
@@ -46,12 +47,6 @@ class OpenClawAdapter(PiFamilyNormalizer):
         elif message.get("role") == "user" and not ctx.state.get("prompted"):
             out[:0] = _first_prompt(parts_text(message.get("content"), "text"), ctx)
         return out
-
-
-class QClawAdapter(OpenClawAdapter):
-    """Normalize QClaw session trees (OpenClaw's format under ``~/.qclaw``)."""
-
-    harness = "qclaw"
 
 
 def _pi_blocks(content: Any) -> Any:

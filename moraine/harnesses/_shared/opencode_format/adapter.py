@@ -1,6 +1,6 @@
 """OpenCode (source ``opencode``): message parts read from its SQLite store -> normalized events.
 
-Records come from ``moraine.harnesses.opencode.reader``: ``{record: "opencode_part", part: {id, message_id,
+Records come from ``moraine.harnesses._shared.opencode_format.reader``: ``{record: "opencode_part", part: {id, message_id,
 time_created, data}, message: {id, data}, session: {id, title, directory, parent_id, time_created}, last_text}``.
 The session row gives the title, working directory and parent (a sub-agent session spawned by a task tool).
 Part types: ``text`` (user prompt, or assistant response; user text marked ``synthetic`` is an injected file or
@@ -26,7 +26,7 @@ from moraine.harnesses._shared.fields import (
     read_timestamp,
 )
 from moraine.harness_api.model import Emitted, EventType, IngestError, SessionInfo, TerminalKind
-from moraine.harnesses.opencode.reader import PART_RECORD
+from moraine.harnesses._shared.opencode_format.reader import PART_RECORD
 
 __all__ = ["OpenCodeAdapter"]
 

@@ -1,0 +1,1 @@
+"""opencode_format"""
