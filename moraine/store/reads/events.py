@@ -14,6 +14,7 @@ from moraine.store.reads.together import query_together
 
 __all__ = [
     "HEAD_COLUMNS",
+    "head_columns",
     "EventDetail",
     "EventHead",
     "EventSummary",
@@ -32,7 +33,15 @@ _DETAIL_COLUMNS = (
     "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, tool_name, model, originating_model, "
     "content_format, text, arguments, exit_code, tool_error, encrypted"
 )
-HEAD_COLUMNS = "session_key, seq, turn_seq, ordinal, type, timestamp, terminal, text, arguments, encrypted"
+
+
+def head_columns(text: str = "text", arguments: str = "arguments") -> str:
+    """The columns ``event_head`` reads, with ``text`` and ``arguments`` as these expressions (a read that needs
+    them only for some rows selects them conditionally)."""
+    return f"session_key, seq, turn_seq, ordinal, type, timestamp, terminal, {text}, {arguments}, encrypted"
+
+
+HEAD_COLUMNS = head_columns()
 
 
 @dataclass(frozen=True, slots=True)

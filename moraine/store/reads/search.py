@@ -53,7 +53,7 @@ from moraine.store.reads.floor import ProjectFloor, project_condition
 from moraine.terms.query import ParsedQuery
 from moraine.terms.timecue import Period
 from moraine.store.client import Store
-from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head
+from moraine.store.reads.events import HEAD_COLUMNS, EventHead, event_head, head_columns
 from moraine.store.reads.scored import Dated, Scored
 from moraine.store.reads.sessions import SESSION_COLUMNS, SessionRecord, session_from_row
 from moraine.store.reads.snippets import Snippet, make_snippet
@@ -419,9 +419,7 @@ def search(
 # The events of the candidates' windows (``moraine.store.reads.replies``) as ``HEAD_COLUMNS``, their text and arguments
 # only where a hit may come from: a candidate, or a person's message that may be the reply lifted to its place.
 _WINDOW_HIT = "((session_key, seq) IN {pairs:Array(Tuple(UInt64, UInt32))} OR type = 'user_input')"
-_WINDOW_COLUMNS = HEAD_COLUMNS.replace(", text,", f", if({_WINDOW_HIT}, text, ''),").replace(
-    ", arguments,", f", if({_WINDOW_HIT}, arguments, NULL),"
-)
+_WINDOW_COLUMNS = head_columns(f"if({_WINDOW_HIT}, text, '')", f"if({_WINDOW_HIT}, arguments, NULL)")
 _WINDOW_ASKS = f"(session_key, seq) IN {{pairs:Array(Tuple(UInt64, UInt32))}} AND {ASKS}"
 
 
@@ -441,8 +439,9 @@ def _replied_page(
         "{pairs:Array(Tuple(UInt64, UInt32))})",
         f"SELECT {SESSION_COLUMNS} FROM {store.table('sessions')} FINAL WHERE session_key IN {{keys:Array(UInt64)}}",
     )
-    events = {(e.key, e.seq): e for e in (event_head(row[:-1]) for row in event_rows)}
-    asking = ((int(r[0]), int(r[1]), str(r[4]), str(r[7]) if r[-1] else "") for r in event_rows)
+    heads = [(event_head(row[:-1]), bool(row[-1])) for row in event_rows]
+    events = {(e.key, e.seq): e for e, _ in heads}
+    asking = ((e.key, e.seq, e.type, e.text if asks else "") for e, asks in heads)
     ranked = lift_replies(ranked, find_replies(asking, words), query.limit + 1)
     turns = {(t.key, t.turn_seq): t for t in map(turn_head, turn_rows)}
     sessions = {s.key: s for s in map(session_from_row, session_rows)}
