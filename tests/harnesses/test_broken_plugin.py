@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from textwrap import dedent
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +14,7 @@ from moraine.cli import main
 from moraine.harnesses.registry import harnesses
 from moraine.ingest.adapters import HarnessLoadError, adapter_for, load_problem
 from moraine.store.client import Store
+from tests.harnesses.plugin_dist import write_distribution
 
 _PACKAGE = """
 from moraine.harnesses import Harness, Location
@@ -39,16 +39,8 @@ CODEX_LINE = {
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A broken harness distribution on ``sys.path``, one file in its folder, and a Codex session beside it."""
-    site = tmp_path / "site"
-    package = site / "broken_moraine_harness"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(dedent(_PACKAGE))
-    (package / "adapter.py").write_text(dedent(_ADAPTER))
-    info = site / "broken_moraine_harness-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-moraine-harness\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(
-        "[moraine.harnesses]\nbroken-harness = broken_moraine_harness:HARNESS\n"
+    site = write_distribution(
+        tmp_path / "site", "broken_moraine_harness", "broken-harness", _PACKAGE, _ADAPTER
     )
     monkeypatch.syspath_prepend(str(site))
     root = tmp_path / "home"

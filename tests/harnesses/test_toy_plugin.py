@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from textwrap import dedent
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +16,7 @@ from moraine.config import default_sources
 from moraine.harnesses import harness
 from moraine.harnesses.registry import harnesses
 from moraine.store.client import Store
+from tests.harnesses.plugin_dist import write_distribution
 
 KEYWORD = "toyplatypuskeyword"
 _PACKAGE = '''
@@ -60,23 +60,12 @@ class ToyAdapter:
 '''
 
 
-def _distribution(root: Path) -> Path:
-    """Write ``toy_moraine_harness`` and its ``.dist-info`` as pip would install them; return the folder."""
-    package = root / "toy_moraine_harness"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(dedent(_PACKAGE))
-    (package / "adapter.py").write_text(dedent(_ADAPTER))
-    info = root / "toy_moraine_harness-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-moraine-harness\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[moraine.harnesses]\ntoy-harness = toy_moraine_harness:HARNESS\n")
-    return root
-
-
 @pytest.fixture
 def toy_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Put the toy distribution on ``sys.path`` and a home holding one toy log; forget both afterwards."""
-    monkeypatch.syspath_prepend(str(_distribution(tmp_path / "site")))
+    monkeypatch.syspath_prepend(
+        str(write_distribution(tmp_path / "site", "toy_moraine_harness", "toy-harness", _PACKAGE, _ADAPTER))
+    )
     home = tmp_path / "home"
     logs = home / ".toy" / "logs"
     logs.mkdir(parents=True)
