@@ -1,6 +1,7 @@
 """The ``moraine`` console script: ``moraine --version`` answers before the command line is even built.
 
-Everything else goes to ``moraine.cli.main``, whose commands are themselves imported only when they run.
+``moraine hook EVENT ...`` (an agent's hook: its start-up is the agent's wait) runs ``moraine.hooks.run``, which
+imports the standard library only. Everything else goes to ``moraine.cli.main``, whose commands are themselves imported only when they run.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ def run() -> None:
         from moraine.daemon.version import moraine_version
 
         sys.stdout.write(f"moraine {moraine_version()}\n")
+        return
+    if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
+        from moraine.hooks.run import main as hook
+
+        hook(sys.argv[2:])
         return
     from moraine.cli import main
 

@@ -29,7 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "projects",
         "ingest",
         "semantic mirror handler_api access resume",
-        "server web export",
+        "server web export hooks",
         "daemon",
         "cli",
         "entry",

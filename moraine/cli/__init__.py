@@ -16,6 +16,7 @@ COMMANDS = {
     "export": "moraine.cli.tool_commands:export",
     "files": "moraine.cli.tool_commands:files",
     "forget": "moraine.cli.forget:forget",
+    "hook": "moraine.cli.hook:hook",
     "import": "moraine.cli.imports:import_command",
     "ingest": "moraine.cli.ingest:ingest",
     "mcp": "moraine.cli.mcp:mcp",

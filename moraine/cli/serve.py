@@ -10,6 +10,7 @@ import click
 from moraine.config import load_config
 from moraine.daemon.settings import daemon_settings
 from moraine.errors import ConfigError, StoreError
+from moraine.hooks.settings import hook_settings
 
 __all__ = ["serve"]
 
@@ -36,6 +37,7 @@ def serve(ctx: click.Context, port: int | None, spawned: bool) -> None:
     try:
         config = load_config(Path(config_path) if config_path else None)
         settings = daemon_settings(config)
+        hook_settings(config)  # a mistake in [hooks] stops the start here, not at the first hook
         if port is not None:
             settings = replace(settings, port=port)
         run_daemon(config, settings, spawned=spawned)

@@ -9,6 +9,7 @@ behind one gate (``moraine.access``: Host, Origin, the per-install secret on TCP
 - ``GET /v1/daemon/status?errors=N``: the store report (counts, coverage, recent ingest errors) for the CLI.
 - ``GET /v1/daemon/agents``: the agents found on this machine with their session counts, for the web page
   (``moraine.daemon.agents``: one grouped count, kept for half a minute).
+- ``POST /v1/daemon/hook``: what an agent's hook prints (``moraine.daemon.hook_route``).
 - ``POST /v1/daemon/forget``: preview or forget sessions (``moraine.ingest.forget_request``), for ``moraine
   forget`` and the web page's session view.
 """
@@ -56,6 +57,7 @@ def build_daemon_app(
     host: str = "127.0.0.1",
     forgetter: Callable[[ForgetRequest], dict[str, Any]] | None = None,
     agents: AgentsCache | None = None,
+    hooks: Route | None = None,
 ) -> ASGIApp:
     """Return the daemon's app, behind the gate; ``describe`` supplies the health document's identity fields."""
 
@@ -134,6 +136,8 @@ def build_daemon_app(
     ]
     if agents is not None:
         routes.append(agents_route(agents))
+    if hooks is not None:
+        routes.append(hooks)
     return build_http_app(service, build_mcp_server(service), access, host, routes)
 
 

@@ -34,6 +34,7 @@ from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.agents import AgentsCache
 from moraine.daemon.app import build_daemon_app
+from moraine.daemon.hook_route import hook_route
 from moraine.daemon.cancel import CancellingRunner
 from moraine.daemon.ingest import BackgroundIngest
 from moraine.daemon.locks import FileLock
@@ -50,6 +51,7 @@ from moraine.ingest.progress import PassProgress
 from moraine.private_files import secure_home
 from moraine.semantic.hybrid import SemanticRanker
 from moraine.semantic.service import start_semantic
+from moraine.hooks.settings import hook_settings
 from moraine.server.runtime import settings_from_config
 from moraine.server.service import ToolService
 from moraine.store.client import Store
@@ -261,6 +263,7 @@ class _Daemon:
             HOST,
             forgetter=lambda request: answer_forget(control, request, self.config.home),
             agents=AgentsCache(control, self.config.sources),
+            hooks=hook_route(service, hook_settings(self.config)),
         )
         protocol = guarded_protocol(
             access.authorized,

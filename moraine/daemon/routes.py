@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-__all__ = ["AGENTS_PATH", "ATTACH_PATH", "CALL_PATH", "FORGET_PATH", "HEALTH_PATH", "STATUS_PATH"]
+from moraine.hooks.run import HOOK_PATH  # named there: the hook process imports the standard library only
+
+__all__ = [
+    "AGENTS_PATH",
+    "ATTACH_PATH",
+    "CALL_PATH",
+    "FORGET_PATH",
+    "HEALTH_PATH",
+    "HOOK_PATH",
+    "STATUS_PATH",
+]
 
 HEALTH_PATH = "/v1/daemon/health"
 CALL_PATH = "/v1/daemon/call"

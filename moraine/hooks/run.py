@@ -1,0 +1,253 @@
+"""``moraine hook EVENT``: the process an agent's hook runs. Never hurts the agent.
+
+It imports the standard library only (``moraine.entry`` calls it before click loads), reads the hook's JSON from
+stdin, asks the daemon's ``/v1/daemon/hook`` route on its Unix socket (the run directory is user-only: no secret
+needed there) and prints the answer in the agent's hook protocol: ``json`` is ``{"hookSpecificOutput":
+{"hookEventName", "additionalContext"}}`` (Claude Code, Gemini CLI), ``text`` is the context as plain stdout.
+
+- A hard deadline (``[hooks] deadline_ms``, default 1000, counted from this module's start): a timer thread ends
+  the process with status 0 when it passes, and output is written in one step under the same lock, so nothing is
+  ever printed past it.
+- No daemon: nothing is printed; ``python -m moraine.hooks`` is started in the background to bring the daemon up
+  for the next hook (``moraine.daemon.launcher``: the same spawn lock as every other client).
+- The exit status is always 0; a failure is one line on stderr, which the agents' protocols ignore at status 0.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEFAULT_DEADLINE_MS", "EVENTS", "FORMATS", "HOOK_PATH", "main"]
+
+_STARTED = time.monotonic()
+HOOK_PATH = "/v1/daemon/hook"  # the daemon's route (moraine.daemon.routes re-exports it)
+EVENTS = ("session-start", "prompt", "compact")
+FORMATS = ("json", "text")
+DEFAULT_DEADLINE_MS = 1000
+_MAX_INPUT = 1 << 20  # a hook's stdin past 1 MiB is cut there (the prompt is trimmed again by the daemon)
+_MAX_DEADLINE_MS = 60_000
+_USAGE = "usage: moraine hook {session-start|prompt|compact} [--harness NAME] [--format json|text] [--project-only]"
+
+
+class _Refused(Exception):
+    """The command line or the hook's input cannot be used; the message says why (written to stderr)."""
+
+
+class _Absent(Exception):
+    """No daemon is running: start one for next time."""
+
+
+class _Deadline:
+    """The hard deadline: at ``seconds`` the process exits with status 0 unless the output is being written."""
+
+    def __init__(self, seconds: float) -> None:
+        self.lock = threading.Lock()
+        self.at = _STARTED + seconds
+        self._timer = threading.Timer(max(0.0, self.at - time.monotonic()), self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _expire(self) -> None:
+        with self.lock:
+            os._exit(0)
+
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` to stdout in one step, or nothing when the deadline has passed."""
+        with self.lock:
+            self._timer.cancel()
+            if self.remaining() <= 0:
+                return
+            view = memoryview(data)
+            while view:
+                view = view[os.write(1, view) :]
+
+
+def _options(argv: list[str]) -> dict[str, Any]:
+    if not argv or argv[0] not in EVENTS:
+        raise _Refused(_USAGE)
+    options: dict[str, Any] = {"event": argv[0], "harness": None, "format": "json", "project_only": False}
+    rest = iter(argv[1:])
+    for word in rest:
+        name, _, inline = word.partition("=")
+        if name == "--project-only" and not inline:
+            options["project_only"] = True
+        elif name in ("--harness", "--format"):
+            value = inline or next(rest, "")
+            if not value or (name == "--format" and value not in FORMATS):
+                raise _Refused(f"{name} needs a value; {_USAGE}")
+            options[name[2:]] = value
+        else:
+            raise _Refused(f"unknown option {word!r}; {_USAGE}")
+    return options
+
+
+def _home() -> Path:
+    raw = os.environ.get("MORAINE_HOME")
+    return Path(raw).expanduser() if raw else Path.home() / ".moraine"
+
+
+def _deadline_ms(home: Path) -> int:
+    """The ``[hooks] deadline_ms`` of the configuration, or the default when it is unset or unreadable."""
+    path = Path(os.environ.get("MORAINE_CONFIG") or home / "config.toml")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return DEFAULT_DEADLINE_MS
+    if "[hooks]" not in text:
+        return DEFAULT_DEADLINE_MS  # skip parsing the file: most are without the table
+    import tomllib
+
+    try:
+        value = tomllib.loads(text).get("hooks", {}).get("deadline_ms", DEFAULT_DEADLINE_MS)
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return DEFAULT_DEADLINE_MS
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _MAX_DEADLINE_MS:
+        return DEFAULT_DEADLINE_MS  # the daemon's reading of the table reports the mistake
+    return value
+
+
+def _hook_input(raw: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError) as exc:
+        raise _Refused(f"the hook's input is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise _Refused("the hook's input is not a JSON object")
+    return data
+
+
+def _text(data: dict[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _request(options: dict[str, Any], data: dict[str, Any], deadline: _Deadline) -> dict[str, Any]:
+    cwd = _text(data, "cwd") or os.getcwd()
+    return {
+        "event": options["event"],
+        "harness": options["harness"],
+        "session": _text(data, "session_id", "sessionId"),
+        "cwd": cwd if os.path.isabs(cwd) else os.getcwd(),
+        "prompt": _text(data, "prompt", "user_prompt", "userPrompt"),
+        "project_only": options["project_only"],
+        "deadline_ms": max(1, int(deadline.remaining() * 1000)),
+    }
+
+
+class _UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path: str, timeout: float) -> None:
+        super().__init__("moraine.daemon", timeout=timeout)
+        self._path = path
+
+    def connect(self) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(self._path)
+        except OSError:
+            sock.close()
+            raise
+        self.sock = sock
+
+
+def _socket_path(home: Path) -> str:
+    """The socket of the daemon the state file names, when that process is alive."""
+    try:
+        state = json.loads((home / "run" / "daemon.json").read_text(encoding="utf-8"))
+        pid, path, ready = int(state["pid"]), str(state["socket"]), bool(state["ready"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise _Absent() from exc
+    if not ready:
+        raise _Refused("the daemon is starting")
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError as exc:
+        raise _Absent() from exc
+    except PermissionError:
+        pass
+    return path
+
+
+def _ask(path: str, body: dict[str, Any], deadline: _Deadline) -> dict[str, Any]:
+    connection = _UnixConnection(path, max(0.001, deadline.remaining()))
+    try:
+        try:
+            connection.connect()
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            raise _Absent() from exc
+        connection.request("POST", HOOK_PATH, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+    finally:
+        connection.close()
+    if response.status != 200 or not isinstance(answer, dict):
+        detail = answer.get("detail") if isinstance(answer, dict) else answer
+        raise _Refused(f"the daemon refused the hook ({response.status}): {detail}")
+    return answer
+
+
+def _start_daemon() -> None:
+    """Start ``python -m moraine.hooks`` detached: it brings the daemon up for the next hook."""
+    import subprocess
+
+    subprocess.Popen(
+        [sys.executable, "-m", "moraine.hooks"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+def render(text: str, output: str, event_name: str) -> bytes:
+    """The agent's hook output carrying ``text`` as added context."""
+    if output == "text":
+        return (text + "\n").encode()
+    document = {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
+    return (json.dumps(document, ensure_ascii=False) + "\n").encode()
+
+
+_DEFAULT_EVENT_NAMES = {
+    "session-start": "SessionStart",
+    "prompt": "UserPromptSubmit",
+    "compact": "SessionStart",
+}
+
+
+def main(argv: list[str]) -> None:
+    """Run one hook; always return normally (the caller exits 0)."""
+    home = _home()
+    deadline = _Deadline(_deadline_ms(home) / 1000)
+    try:
+        options = _options(argv)
+        data = _hook_input(sys.stdin.buffer.read(_MAX_INPUT))
+        body = _request(options, data, deadline)
+        answer = _ask(_socket_path(home), body, deadline)
+        text = answer.get("text")
+        if isinstance(text, str) and text:
+            event_name = _text(data, "hook_event_name") or _DEFAULT_EVENT_NAMES[options["event"]]
+            deadline.write(render(text, options["format"], event_name))
+    except _Absent:
+        try:
+            _start_daemon()
+        except OSError as exc:
+            sys.stderr.write(f"moraine hook: could not start the daemon: {exc}\n")
+    except _Refused as exc:
+        sys.stderr.write(f"moraine hook: {exc}\n")
+    except (OSError, ValueError, http.client.HTTPException) as exc:
+        sys.stderr.write(f"moraine hook: no answer from the daemon: {exc}\n")
