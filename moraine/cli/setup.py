@@ -1,4 +1,5 @@
-"""``moraine setup``: print (or with --write, merge in) the MCP client configuration of every agent found here."""
+"""``moraine setup``: print (or with --write, merge in) the MCP client configuration of every agent found here, and
+with --hooks the agents' hook entries (``moraine.daemon.hook_clients``); ``--hooks --remove`` takes those out."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import click
 
 from moraine.access import ensure_secret
 from moraine.config import load_config
+from moraine.daemon.hook_clients import hook_client_names, hook_configs, remove_hooks, write_hooks
 from moraine.daemon.mcp_clients import (
     ClientConfig,
     HttpTarget,
@@ -51,6 +53,20 @@ __all__ = ["setup"]
     help="Connect the clients to the daemon's HTTP endpoint (needs a fixed [daemon] port) with the install's "
     "secret as a bearer header, instead of launching `moraine mcp`. The secret is written, never printed.",
 )
+@click.option(
+    "--hooks",
+    is_flag=True,
+    help="Also the hooks of the agents that have command hooks (Claude Code, Gemini CLI): recall at session "
+    "start, before a prompt is answered and after a compaction (`moraine hook`). Off until written.",
+)
+@click.option(
+    "--remove", is_flag=True, help="With --hooks: take Moraine's hooks out of each file (a backup is kept)."
+)
+@click.option(
+    "--project-only",
+    is_flag=True,
+    help="With --hooks: the prompt hook searches only the working folder's project.",
+)
 @click.pass_context
 def setup(
     ctx: click.Context,
@@ -60,8 +76,16 @@ def setup(
     project: bool,
     project_dir: Path | None,
     http: bool,
+    hooks: bool,
+    remove: bool,
+    project_only: bool,
 ) -> None:
     """Show how each agent launches Moraine (`moraine mcp`), or write it into their configuration files."""
+    if (remove or project_only) and not hooks:
+        raise click.UsageError("--remove and --project-only apply to hooks: add --hooks")
+    if remove:
+        _hooks(clients, every, project_dir if project else None, project_only, remove=True, write=True)
+        return
     target = _http_target(ctx) if http else None
     configs = client_configs(project_dir=(project_dir or Path.cwd()) if project else None, http=target)
     chosen = [c for c in configs if c.client in clients or (not clients and (every or c.present))]
@@ -88,8 +112,54 @@ def setup(
         click.echo(f"# not found on this machine (add with --client NAME or --all): {', '.join(others)}")
     if target is not None:
         click.echo("# the secret is shown masked; --write puts the real one in each file (user-only)")
+    if hooks:
+        failed = (
+            not _hooks(
+                clients, every, (project_dir or Path.cwd()) if project else None, project_only, False, write
+            )
+            or failed
+        )
     if failed:
         raise click.ClickException("some client configurations were not written (see above)")
+
+
+def _hooks(
+    clients: tuple[str, ...],
+    every: bool,
+    project_dir: Path | None,
+    project_only: bool,
+    remove: bool,
+    write: bool,
+) -> bool:
+    """Show, write or remove the hook entries of the chosen agents with hooks; return False when a file failed."""
+    configs = hook_configs(project_dir=project_dir, project_only=project_only)
+    chosen = [c for c in configs if c.client in clients or (not clients and (every or c.present))]
+    if not chosen:
+        named = f" among {', '.join(clients)}" if clients else " on this machine"
+        click.echo(f"# no agent with command hooks{named} (they are: {', '.join(hook_client_names())})")
+        return True
+    ok = True
+    for config in chosen:
+        hint = f"; {config.hint}" if config.hint else ""
+        if not remove:
+            click.echo(f"# {config.display_name} hooks ({config.client}): {config.path}{hint}")
+            click.echo(config.text)
+        if not write:
+            continue
+        try:
+            backup = remove_hooks(config) if remove else write_hooks(config)
+        except (SetupError, OSError) as exc:
+            click.echo(f"# not written: {exc}", err=True)
+            ok = False
+            continue
+        saved = f" (previous file saved as {backup})" if backup else ""
+        done = "removed Moraine's hooks from" if remove else "wrote hooks to"
+        click.echo(
+            f"# {done} {config.path}{saved}"
+            if backup or not remove
+            else f"# no Moraine hooks in {config.path}"
+        )
+    return ok
 
 
 def _show(config: ClientConfig) -> None:

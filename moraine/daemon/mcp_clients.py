@@ -37,6 +37,8 @@ __all__ = [
     "client_configs",
     "client_names",
     "moraine_command",
+    "replace_file",
+    "resolve_path",
     "write_config",
 ]
 
@@ -98,7 +100,8 @@ def launch(command: str | None = None) -> Launch:
     return Launch(command or moraine_command(), ("mcp",), env)
 
 
-def _resolve(raw: str, home: Path) -> Path:
+def resolve_path(raw: str, home: Path) -> Path:
+    """Return a declared path (``~``, ``%APPDATA%`` or absolute) under ``home``."""
     if raw.startswith("%APPDATA%"):
         appdata = os.environ.get("APPDATA") or str(home / "AppData" / "Roaming")
         return Path(appdata + raw[len("%APPDATA%") :])
@@ -132,11 +135,11 @@ def client_configs(
     started = launch(command)
     configs = []
     for client in mcp_clients().values():
-        user_path = _resolve(_user_path(client, platform), home)
+        user_path = resolve_path(_user_path(client, platform), home)
         path = project_dir / client.project_path if project_dir and client.project_path else user_path
         over_http = http is not None and client.http is not None
         entry = client.http(http) if over_http and client.http and http else client.stdio(started)
-        present = _resolve(client.present, home) if client.present else user_path.parent
+        present = resolve_path(client.present, home) if client.present else user_path.parent
         configs.append(
             ClientConfig(
                 client.name,
@@ -162,22 +165,37 @@ def write_config(config: ClientConfig) -> Path | None:
     """
     existing = config.path.read_text(encoding="utf-8") if config.path.exists() else None
     merged = _merge_toml(config, existing) if config.format == "toml" else _merge_document(config, existing)
+    return replace_file(config.path, existing, merged, config.private)
+
+
+def replace_file(path: Path, existing: str | None, merged: str, private: bool = False) -> Path | None:
+    """Write ``merged`` over ``path`` in one step (``existing`` is its current text, None when it is missing);
+    return the backup of the previous file, None when there was none or nothing changed.
+
+    The file keeps its mode unless ``private`` (then it and its backup are 0600).
+    """
     backup = None
     if existing is not None:
         if existing == merged:
             return None
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        backup = config.path.with_name(f"{config.path.name}.bak-{stamp}")
-        shutil.copy2(config.path, backup)
-        if config.private:
+        backup = path.with_name(f"{path.name}.bak-{stamp}")
+        taken = 1
+        while (
+            backup.exists()
+        ):  # a second write within the second (MCP entry, then hooks) keeps the first backup
+            taken += 1
+            backup = path.with_name(f"{path.name}.bak-{stamp}-{taken}")
+        shutil.copy2(path, backup)
+        if private:
             os.chmod(backup, 0o600)
-    config.path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{config.path.name}.", dir=config.path.parent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(merged)
-    if existing is not None and not config.private:
-        os.chmod(tmp, config.path.stat().st_mode & 0o777)  # mkstemp made it 0600: what a private file keeps
-    os.replace(tmp, config.path)
+    if existing is not None and not private:
+        os.chmod(tmp, path.stat().st_mode & 0o777)  # mkstemp made it 0600: what a private file keeps
+    os.replace(tmp, path)
     return backup
 
 

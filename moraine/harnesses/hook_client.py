@@ -1,0 +1,68 @@
+"""What a harness declares to have Moraine's hooks written into its settings (``moraine setup --hooks``).
+
+Each module ``moraine/harnesses/<pkg>/hook_client.py`` exposes ``CLIENT = HookClient(...)`` and registers it under
+the ``moraine.hook_clients`` entry-point group. A client names the settings file that holds its command hooks, the
+agent's hook events Moraine answers (``HookEntry``: the agent's event, an optional matcher, Moraine's event) and how
+the agent reads a hook's output (``output``: ``json`` for ``{"hookSpecificOutput": {"additionalContext"}}``,
+``text`` for plain stdout). Every client here keeps its hooks in a JSON ``hooks`` object: event name -> list of
+``{"matcher"?, "hooks": [{"type": "command", "command", "timeout"}]}`` groups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+from moraine.plugins import installed_entry_points
+
+__all__ = ["GROUP", "HookClient", "HookEntry", "hook_clients"]
+
+GROUP = "moraine.hook_clients"
+
+
+@dataclass(frozen=True, slots=True)
+class HookEntry:
+    """One hook: when the agent fires ``agent_event`` (and ``matcher`` matches), run ``moraine hook EVENT``."""
+
+    agent_event: str
+    event: Literal["session-start", "prompt", "compact"]
+    matcher: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HookClient:
+    """One agent with command hooks (see the module docstring).
+
+    ``timeout_unit`` is how the agent counts its own ``timeout`` field (it kills a hook past it; Moraine's deadline
+    comes first); ``name_field`` an agent that names each hook (Gemini CLI's ``name``).
+    """
+
+    name: str  # the harness name (`moraine setup --hooks --client NAME`)
+    display_name: str
+    path: str  # the user-scope settings file, from ``~``
+    entries: tuple[HookEntry, ...]
+    project_path: str | None = None
+    output: Literal["json", "text"] = "json"
+    timeout_unit: Literal["seconds", "milliseconds"] = "seconds"
+    name_field: bool = False
+    hint: str = ""
+
+
+@cache
+def hook_clients() -> dict[str, HookClient]:
+    """Return every registered hook client by name, sorted by name.
+
+    Raises:
+        TypeError: an entry point is not a ``HookClient``.
+        ValueError: two clients share a name.
+    """
+    found: dict[str, HookClient] = {}
+    for point in installed_entry_points(GROUP):
+        value = point.load()
+        if not isinstance(value, HookClient):
+            raise TypeError(f"entry point {point.name} = {point.value} is not a HookClient")
+        if value.name in found:
+            raise ValueError(f"two hook clients are named {value.name!r} ({point.value})")
+        found[value.name] = value
+    return dict(sorted(found.items()))
