@@ -1,7 +1,7 @@
 """``POST /v1/daemon/hook``: what an agent's hook prints (``moraine.hooks.compose``), and one log line per hook.
 
 The body is ``{"event", "harness", "session", "cwd", "prompt", "project_only", "deadline_ms"}`` (``moraine.hooks.run``
-sends it); the answer ``{"text", "tokens", "hits", "reason"?}``. The work stops at the hook's own deadline (its
+sends it; ``budget_tokens`` may lower the configured budget); the answer ``{"text", "tokens", "hits", "reason"?}``. The work stops at the hook's own deadline (its
 process has gone by then). The log line names the event, the time taken, the tokens and the hits printed, or why
 nothing was: never the prompt.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -35,6 +36,14 @@ def _deadline(body: Any, settings: HookSettings) -> float:
     return settings.deadline_ms / 1000
 
 
+def _budget(body: Any, settings: HookSettings) -> HookSettings:
+    """``settings`` with a smaller token budget when the body asks for one (never a larger one)."""
+    raw = body.get("budget_tokens") if isinstance(body, dict) else None
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 < raw < settings.budget_tokens:
+        return replace(settings, budget_tokens=raw)
+    return settings
+
+
 def hook_route(service: ToolService, settings: HookSettings) -> Route:
     """Return the hook route answering with ``service``'s tools under ``settings``."""
 
@@ -49,7 +58,7 @@ def hook_route(service: ToolService, settings: HookSettings) -> Route:
             return JSONResponse({"detail": str(exc)}, status_code=400)
         injection: Injection | None = None
         with anyio.move_on_after(_deadline(body, settings)):
-            injection = await compose(service, wanted, settings)
+            injection = await compose(service, wanted, _budget(body, settings))
         if injection is None:
             injection = Injection(reason="past the hook's deadline")
         elapsed = (time.perf_counter() - started) * 1000

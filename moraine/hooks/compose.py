@@ -35,7 +35,7 @@ from moraine.terms.tokenize import tokenize
 __all__ = ["HookRequest", "Injection", "compose", "confident", "parse_hook_request", "signals", "tokens"]
 
 _MAX_PROMPT = 4096  # search_sessions' query limit
-_CANDIDATES = 20  # hits asked for a prompt: the current session's own hits are dropped from them
+_CANDIDATES = 10  # hits asked for a prompt: the current session's own hits are dropped from them
 _EXCERPT_CHARS = 300
 _TITLE_CHARS = 80
 _TURN_CHARS = 160

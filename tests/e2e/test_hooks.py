@@ -1,0 +1,189 @@
+"""``moraine hook`` as each agent runs it: the agent's documented hook input on stdin, a real daemon on the scope
+corpus (``fixtures.scope``: Git projects alpha and beta, Codex sessions and one Claude Code session ``c1`` in
+alpha), and the output checked against what that agent's hook protocol accepts.
+
+Inputs follow the agents' documentation: Claude Code (code.claude.com/docs/en/hooks: ``session_id``,
+``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``, ``prompt`` for UserPromptSubmit, ``source``
+for SessionStart; output ``{"hookSpecificOutput": {"hookEventName", "additionalContext"}}``) and Gemini CLI
+(geminicli.com/docs/hooks/reference: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
+``timestamp``, ``prompt`` for BeforeAgent; stdout must be that JSON alone).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from daemon_support import MORAINE, DaemonHome, wait_for
+
+from fixtures.scope.projects import ScopeHome, key_of, uuid_of
+from moraine.daemon.launcher import live_state
+from moraine.daemon.paths import DaemonPaths
+from moraine.daemon.routes import HOOK_PATH
+from moraine.ids import parse_id, session_id
+
+PROMPT = "zebraword markera1 please read the app"
+
+
+def _run(env: dict[str, str], payload: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(MORAINE), "hook", *args],
+        input=json.dumps(payload),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def served(scope_home: ScopeHome) -> ScopeHome:
+    """The scope home with its daemon running (a first hook starts it when no other module has)."""
+    paths = DaemonPaths(scope_home.path / ".moraine")
+    if live_state(paths) is None:
+        _run(scope_home.env(), {"cwd": str(scope_home.work)}, "session-start")
+    wait_for(lambda: live_state(paths), 120, "the daemon a hook started")
+    return scope_home
+
+
+def _claude(home: ScopeHome, event: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "session_id": uuid_of("c1"),
+        "transcript_path": str(home.path / ".claude" / "projects" / "x" / f"{uuid_of('c1')}.jsonl"),
+        "cwd": str(home.work / "alpha"),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        **fields,
+    }
+
+
+def _context(done: subprocess.CompletedProcess[str], event_name: str) -> str:
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)  # the whole of stdout is one JSON document
+    assert set(out) == {"hookSpecificOutput"}
+    assert out["hookSpecificOutput"]["hookEventName"] == event_name
+    context: str = out["hookSpecificOutput"]["additionalContext"]
+    return context
+
+
+def _keys(text: str, kind: str) -> set[int]:
+    ids = [word.strip("[]();,") for word in text.split() if word.strip("[]();,").startswith(f"{kind}:")]
+    return {parse_id(i).key for i in ids}
+
+
+def test_claude_code_prompt_hook_gives_other_sessions_hits_never_its_own(served: ScopeHome) -> None:
+    payload = _claude(served, "UserPromptSubmit", prompt="zebraword markerc1 markera1 please read the app")
+    context = _context(_run(served.env(), payload, "prompt", "--harness", "claude-code"), "UserPromptSubmit")
+    found = _keys(context, "event")
+    assert found and key_of("c1") not in found  # c1 holds markerc1, but it is the prompting session
+    assert key_of("a1") in found
+
+
+def test_claude_code_session_start_lists_this_projects_recent_sessions(served: ScopeHome) -> None:
+    payload = _claude(served, "SessionStart", source="startup")
+    context = _context(
+        _run(served.env(), payload, "session-start", "--harness", "claude-code"), "SessionStart"
+    )
+    listed = _keys(context, "session")
+    assert listed and listed <= {key_of(n) for n in ("a1", "a2", "a3", "a4")}  # alpha's, newest first, not c1
+    assert "codex resume" in context
+
+
+def test_claude_code_compact_hook_says_what_the_session_was_about(served: ScopeHome) -> None:
+    payload = _claude(served, "SessionStart", source="compact")
+    context = _context(_run(served.env(), payload, "compact", "--harness", "claude-code"), "SessionStart")
+    assert "zebraword markerc1 please read the app" in context
+    assert session_id(key_of("c1")) in context
+
+
+def test_gemini_cli_before_agent_and_session_start_hooks(served: ScopeHome) -> None:
+    base = {
+        "session_id": "a7c5e1f0-0000-4000-8000-000000000001",
+        "transcript_path": str(served.path / ".gemini" / "tmp" / "chats" / "session.json"),
+        "cwd": str(served.work / "alpha"),
+        "timestamp": "2026-04-29T13:00:00.000Z",
+    }
+    before = {**base, "hook_event_name": "BeforeAgent", "prompt": PROMPT}
+    context = _context(_run(served.env(), before, "prompt", "--harness", "gemini-cli"), "BeforeAgent")
+    assert key_of("a1") in _keys(context, "event")
+    start = {**base, "hook_event_name": "SessionStart", "source": "startup"}
+    context = _context(_run(served.env(), start, "session-start", "--harness", "gemini-cli"), "SessionStart")
+    assert _keys(context, "session")
+
+
+def test_text_format_prints_the_context_alone(served: ScopeHome) -> None:
+    payload = _claude(served, "UserPromptSubmit", prompt=PROMPT)
+    done = _run(served.env(), payload, "prompt", "--harness", "claude-code", "--format", "text")
+    assert done.returncode == 0 and done.stdout.startswith("Earlier sessions on this")
+    assert key_of("a1") in _keys(done.stdout, "event")
+
+
+def test_an_unconfident_prompt_gets_nothing(served: ScopeHome) -> None:
+    payload = _claude(served, "UserPromptSubmit", prompt="quarterly invoice reconciliation spreadsheet")
+    done = _run(served.env(), payload, "prompt", "--harness", "claude-code")
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_project_only_searches_the_working_folders_project(served: ScopeHome) -> None:
+    payload = _claude(served, "UserPromptSubmit", prompt="zebraword markerb1 markera1 please read the app")
+    payload["cwd"] = str(served.work / "beta")
+    context = _context(
+        _run(served.env(), payload, "prompt", "--harness", "claude-code", "--project-only"),
+        "UserPromptSubmit",
+    )
+    assert _keys(context, "event") <= {key_of("b1"), key_of("b2")}
+
+
+def _route(home: ScopeHome, body: dict[str, Any]) -> dict[str, Any]:
+    state = live_state(DaemonPaths(home.path / ".moraine"))
+    assert state is not None
+    with httpx.Client(transport=httpx.HTTPTransport(uds=state.socket), timeout=60) as client:
+        answer: dict[str, Any] = client.post("http://moraine.daemon" + HOOK_PATH, json=body).json()
+    return answer
+
+
+def test_everything_printed_fits_the_token_budget(served: ScopeHome) -> None:
+    body = {"event": "session-start", "cwd": str(served.work / "alpha"), "session": uuid_of("c1")}
+    full = _route(served, body)
+    small = _route(served, {**body, "budget_tokens": 100})
+    assert full["tokens"] > 100 and 0 < small["tokens"] <= 100
+    assert len(small["text"]) <= 4 * 100 and small["text"].count("\n") < full["text"].count("\n")
+    assert _route(served, {**body, "budget_tokens": 10})["text"] == ""  # not even one line fits: nothing
+
+
+def test_each_hook_is_one_log_line_without_the_prompt(served: ScopeHome) -> None:
+    secret_words = "zebraword markera1 ultraviolet-pelican"
+    _run(
+        served.env(),
+        _claude(served, "UserPromptSubmit", prompt=secret_words),
+        "prompt",
+        "--harness",
+        "claude-code",
+    )
+    log = (served.path / ".moraine" / "logs" / "daemon.log").read_text()
+    lines = [line for line in log.splitlines() if "moraine.hooks: hook prompt (claude-code)" in line]
+    assert lines and ("injected" in lines[-1] or "nothing injected" in lines[-1]) and " ms" in lines[-1]
+    assert "ultraviolet-pelican" not in log
+
+
+def test_without_a_daemon_nothing_is_printed_and_one_is_started_for_next_time() -> None:
+    with DaemonHome() as home:
+        home.configure(idle_exit_seconds=60)
+        home.seed_store()
+        env = {**home.env, "MORAINE_CONFIG": str(home.moraine_home / "config.toml")}
+        payload = {
+            "session_id": "x",
+            "cwd": str(home.root),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "x",
+        }
+        done = _run(env, payload, "prompt", "--harness", "claude-code")
+        assert (done.returncode, done.stdout) == (0, "")
+        home.wait_ready()
+        assert home.daemon_pids()
