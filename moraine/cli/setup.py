@@ -84,7 +84,7 @@ def setup(
     if (remove or project_only) and not hooks:
         raise click.UsageError("--remove and --project-only apply to hooks: add --hooks")
     if remove:
-        _hooks(clients, every, project_dir if project else None, project_only, remove=True, write=True)
+        _hooks(clients, every, (project_dir or Path.cwd()) if project else None, project_only, True, True)
         return
     target = _http_target(ctx) if http else None
     configs = client_configs(project_dir=(project_dir or Path.cwd()) if project else None, http=target)

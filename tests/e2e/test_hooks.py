@@ -6,7 +6,7 @@ Inputs follow the agents' documentation: Claude Code (code.claude.com/docs/en/ho
 ``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``, ``prompt`` for UserPromptSubmit, ``source``
 for SessionStart; output ``{"hookSpecificOutput": {"hookEventName", "additionalContext"}}``) and Gemini CLI
 (geminicli.com/docs/hooks/reference: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
-``timestamp``, ``prompt`` for BeforeAgent; stdout must be that JSON alone).
+``timestamp``, ``prompt`` for BeforeAgent; stdout must be that JSON alone) and Codex (Claude Code's wire format).
 """
 
 from __future__ import annotations
@@ -115,6 +115,21 @@ def test_gemini_cli_before_agent_and_session_start_hooks(served: ScopeHome) -> N
     start = {**base, "hook_event_name": "SessionStart", "source": "startup"}
     context = _context(_run(served.env(), start, "session-start", "--harness", "gemini-cli"), "SessionStart")
     assert _keys(context, "session")
+
+
+def test_codex_user_prompt_submit_hook_skips_its_own_session(served: ScopeHome) -> None:
+    payload = {  # developers.openai.com/codex/hooks: Claude Code's wire format, plus turn_id and model
+        "session_id": uuid_of("a1"),
+        "turn_id": "turn-2",
+        "transcript_path": None,
+        "cwd": str(served.work / "alpha"),
+        "hook_event_name": "UserPromptSubmit",
+        "model": "gpt-5",
+        "prompt": "zebraword markera1 markera2 please read the app",
+    }
+    context = _context(_run(served.env(), payload, "prompt", "--harness", "codex"), "UserPromptSubmit")
+    found = _keys(context, "event")
+    assert found and key_of("a1") not in found and key_of("a2") in found
 
 
 def test_text_format_prints_the_context_alone(served: ScopeHome) -> None:

@@ -1,0 +1,215 @@
+"""``moraine setup --hooks``: each agent's hooks in its documented file and shape, merged like ``setup`` merges
+(other settings and hooks kept, a backup, user scope unless asked), idempotent; ``--hooks --remove`` takes out
+exactly Moraine's hooks."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from moraine.cli import main
+from moraine.daemon.hook_clients import HookConfig, hook_client_names, hook_configs, remove_hooks, write_hooks
+from moraine.daemon.mcp_clients import SetupError
+
+COMMAND = "/opt/moraine/bin/moraine"
+
+# Per agent (its documentation): the user-scope file, and (agent event, matcher, Moraine event, timeout) per hook.
+DOCUMENTED: dict[str, tuple[str, list[tuple[str, str | None, str, int]]]] = {
+    "claude-code": (
+        ".claude/settings.json",
+        [
+            ("SessionStart", "startup|resume|clear", "session-start", 10),
+            ("SessionStart", "compact", "compact", 10),
+            ("UserPromptSubmit", None, "prompt", 10),
+        ],
+    ),
+    "codex": (
+        ".codex/hooks.json",
+        [
+            ("SessionStart", "startup|resume|clear", "session-start", 10),
+            ("UserPromptSubmit", None, "prompt", 10),
+        ],
+    ),
+    "gemini-cli": (
+        ".gemini/settings.json",
+        [("SessionStart", None, "session-start", 10_000), ("BeforeAgent", None, "prompt", 10_000)],
+    ),
+}
+
+
+def _configs(home: Path, **kwargs: Any) -> dict[str, HookConfig]:
+    return {c.client: c for c in hook_configs(home=home, command=COMMAND, **kwargs)}
+
+
+def _ours(data: dict[str, Any]) -> list[tuple[str, str | None, str, int]]:
+    found = []
+    for event, groups in data["hooks"].items():
+        for group in groups:
+            for hook in group["hooks"]:
+                words = shlex.split(hook["command"])
+                if "hook" in words and words[words.index("hook") - 1] == COMMAND:
+                    found.append(
+                        (event, group.get("matcher"), words[words.index("hook") + 1], hook["timeout"])
+                    )
+    return found
+
+
+def test_every_registered_hook_client_has_a_documented_row() -> None:
+    assert sorted(hook_client_names()) == sorted(DOCUMENTED)
+
+
+@pytest.mark.parametrize("client", sorted(DOCUMENTED))
+def test_each_agent_gets_its_documented_file_and_hooks(tmp_path: Path, client: str) -> None:
+    path, hooks = DOCUMENTED[client]
+    config = _configs(tmp_path)[client]
+    assert config.path == tmp_path / path
+    write_hooks(config)
+    data = json.loads(config.path.read_text())
+    assert sorted(_ours(data), key=str) == sorted(hooks, key=str)
+    for group in (g for groups in data["hooks"].values() for g in groups):
+        command = shlex.split(group["hooks"][0]["command"])
+        assert command[command.index("hook") + 2 :][:2] == ["--harness", client]
+        assert group["hooks"][0]["type"] == "command"
+
+
+def test_writing_keeps_other_settings_and_hooks_and_backs_up_the_old_file(tmp_path: Path) -> None:
+    claude = _configs(tmp_path)["claude-code"]
+    claude.path.parent.mkdir(parents=True)
+    old = {
+        "model": "opus",
+        "hooks": {
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "my-linter"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+        },
+    }
+    claude.path.write_text(json.dumps(old))
+    backup = write_hooks(claude)
+    merged = json.loads(claude.path.read_text())
+    assert merged["model"] == "opus" and merged["hooks"]["Stop"] == old["hooks"]["Stop"]
+    assert merged["hooks"]["UserPromptSubmit"][0] == old["hooks"]["UserPromptSubmit"][0]
+    assert len(_ours(merged)) == 3
+    assert backup is not None and json.loads(backup.read_text()) == old
+
+
+def test_writing_twice_changes_nothing(tmp_path: Path) -> None:
+    gemini = _configs(tmp_path)["gemini-cli"]
+    write_hooks(gemini)
+    first = gemini.path.read_text()
+    assert write_hooks(gemini) is None  # nothing changed: no backup
+    assert gemini.path.read_text() == first
+    assert list(gemini.path.parent.iterdir()) == [gemini.path]
+
+
+def test_a_changed_install_replaces_moraines_old_hooks(tmp_path: Path) -> None:
+    claude = _configs(tmp_path)["claude-code"]
+    write_hooks(claude)
+    moved = {c.client: c for c in hook_configs(home=tmp_path, command="/usr/local/bin/moraine")}[
+        "claude-code"
+    ]
+    write_hooks(moved)
+    commands = [
+        h["command"]
+        for gs in json.loads(claude.path.read_text())["hooks"].values()
+        for g in gs
+        for h in g["hooks"]
+    ]
+    assert len(commands) == 3 and all(c.startswith("/usr/local/bin/moraine hook") for c in commands)
+
+
+def test_remove_takes_out_only_moraines_hooks(tmp_path: Path) -> None:
+    codex = _configs(tmp_path)["codex"]
+    codex.path.parent.mkdir(parents=True)
+    mine = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "audit --prompt"}]}]}}
+    codex.path.write_text(json.dumps(mine))
+    write_hooks(codex)
+    assert remove_hooks(codex) is not None
+    assert json.loads(codex.path.read_text()) == mine
+    assert remove_hooks(codex) is None  # nothing of Moraine's left: untouched
+
+
+def test_remove_from_a_missing_file_writes_nothing(tmp_path: Path) -> None:
+    claude = _configs(tmp_path)["claude-code"]
+    assert remove_hooks(claude) is None
+    assert not claude.path.exists()
+
+
+@pytest.mark.parametrize("broken", ["{not json", '{"hooks": []}', '{"hooks": {"SessionStart": {}}}'])
+def test_a_file_that_cannot_be_merged_safely_is_left_untouched(tmp_path: Path, broken: str) -> None:
+    claude = _configs(tmp_path)["claude-code"]
+    claude.path.parent.mkdir(parents=True)
+    claude.path.write_text(broken)
+    with pytest.raises(SetupError, match=str(claude.path)):
+        write_hooks(claude)
+    assert claude.path.read_text() == broken
+
+
+def test_moraine_home_and_project_only_reach_the_hook_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MORAINE_HOME", "/data/moraine home")
+    monkeypatch.delenv("MORAINE_CONFIG", raising=False)
+    config = _configs(tmp_path, project_only=True)["claude-code"]
+    command = config.groups["UserPromptSubmit"][0]["hooks"][0]["command"]
+    assert shlex.split(command) == [
+        "env", "MORAINE_HOME=/data/moraine home", COMMAND, "hook", "prompt",
+        "--harness", "claude-code", "--format", "json", "--project-only",
+    ]  # fmt: skip
+
+
+def _setup(home: Path, cwd: Path, *args: str) -> Any:
+    previous = Path.cwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, ["setup", *args], env={"HOME": str(home)})
+    finally:
+        os.chdir(previous)
+
+
+def test_setup_hooks_writes_user_files_beside_the_mcp_entry_and_nothing_in_the_repository(
+    tmp_path: Path,
+) -> None:
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (home / ".claude").mkdir(parents=True)
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    result = _setup(home, repo, "--write", "--hooks", "--client", "claude-code")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in repo.iterdir()) == [".git"]
+    assert json.loads((home / ".claude.json").read_text())["mcpServers"]["moraine"]["args"] == ["mcp"]
+    hooks = json.loads((home / ".claude" / "settings.json").read_text())["hooks"]
+    assert set(hooks) == {"SessionStart", "UserPromptSubmit"}
+
+
+def test_setup_without_hooks_writes_no_hooks(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    result = _setup(home, tmp_path, "--write", "--client", "claude-code")
+    assert result.exit_code == 0, result.output
+    assert not (home / ".claude" / "settings.json").exists()
+
+
+def test_setup_hooks_project_and_remove(tmp_path: Path) -> None:
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (home / ".gemini").mkdir(parents=True)
+    repo.mkdir()
+    result = _setup(home, repo, "--write", "--hooks", "--project", "--client", "gemini-cli")
+    assert result.exit_code == 0, result.output
+    project = repo / ".gemini" / "settings.json"
+    assert set(json.loads(project.read_text())["hooks"]) == {"SessionStart", "BeforeAgent"}
+    assert not (home / ".gemini" / "settings.json").exists()
+    removed = _setup(home, repo, "--hooks", "--remove", "--project", "--client", "gemini-cli")
+    assert removed.exit_code == 0, removed.output
+    assert "hooks" not in json.loads(project.read_text())
+    assert "mcpServers" in json.loads(project.read_text())  # the MCP entry stays
+
+
+def test_remove_without_hooks_is_refused(tmp_path: Path) -> None:
+    result = _setup(tmp_path, tmp_path, "--remove")
+    assert result.exit_code != 0 and "--hooks" in result.output
