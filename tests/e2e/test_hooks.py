@@ -12,9 +12,7 @@ for SessionStart; output ``{"hookSpecificOutput": {"hookEventName", "additionalC
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx

@@ -12,7 +12,7 @@ __all__ = ["main"]
 
 _BENCHMARK = Path("/work/shared/benchmarks/locomo-dev")
 _COVERAGES = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-_MARGINS = (0.0, 0.02, 0.05, 0.1, 0.2)
+_MARGINS = (0.0, 0.05, 0.1, 0.2, 0.3)
 _HITS = (1, 3, 5)
 
 
@@ -26,7 +26,7 @@ def _pct(value: float) -> str:
 
 
 def _meets(figures: dict[str, Any]) -> bool:
-    return (
+    return bool(
         figures["evidence_in_injections"] >= 0.8
         and figures["answerable_injected"] >= 0.7
         and figures["adversarial_injected"] <= 0.2
@@ -55,7 +55,10 @@ def _meets(figures: dict[str, Any]) -> bool:
     "the product's default).",
 )
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
-def locomo(homes: Path, benchmark: Path, gate: str | None, json_out: Path | None) -> None:
+@click.option(
+    "--sweep-only", is_flag=True, help="Print the sweep and stop (no check through the hook process)."
+)
+def locomo(homes: Path, benchmark: Path, gate: str | None, json_out: Path | None, sweep_only: bool) -> None:
     """Sweep the prompt hook's confidence gate on LoCoMo, then check one gate through the real hook process."""
     from moraine.hooks.settings import HookSettings
     from tools.hooks.locomo import Gate, ask_route, check, check_figures, conversation_of, served, sweep
@@ -82,6 +85,16 @@ def locomo(homes: Path, benchmark: Path, gate: str | None, json_out: Path | None
                 f"{_pct(f['answerable_without'])} | {_pct(f['adversarial_injected'])}"
             )
     meeting = [(g, f) for g, f in table if _meets(f)]
+    rows = [
+        {"category": a.category, "evidence": bool(a.evidence), "coverage": a.coverage, "margin": a.margin,
+         "evidence_at": next((i + 1 for i, t in enumerate(a.turns) if t in a.evidence), 0)}
+        for a in asked
+    ]  # fmt: skip
+    report: dict[str, Any] = {"questions": rows, "sweep": [{"gate": repr(g), **f} for g, f in table]}
+    if json_out:
+        json_out.write_text(json.dumps(report, indent=2))
+    if sweep_only:
+        return
     if gate:
         coverage, margin, hits = gate.split(",")
         chosen = Gate(float(coverage), float(margin), int(hits))
@@ -95,7 +108,8 @@ def locomo(homes: Path, benchmark: Path, gate: str | None, json_out: Path | None
     click.echo(
         f"\n{len(meeting)} gates meet all three goals; checking {chosen} through `moraine hook prompt`"
     )
-    checked, seconds = [], []
+    checked: list[Any] = []
+    seconds: list[float] = []
     for root in roots:
         conversation = conversation_of(root, benchmark)
         with served(root, chosen) as (home, _):
@@ -112,10 +126,7 @@ def locomo(homes: Path, benchmark: Path, gate: str | None, json_out: Path | None
         f"hook process p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {seconds[-1] * 1000:.0f} ms"
     )
     if json_out:
-        report = {
-            "sweep": [{"gate": vars(g) if hasattr(g, "__dict__") else g.__repr__(), **f} for g, f in table],
-            "checked": {"gate": repr(chosen), **figures, "p50_ms": p50 * 1000, "p95_ms": p95 * 1000},
-        }
+        report["checked"] = {"gate": repr(chosen), **figures, "p50_ms": p50 * 1000, "p95_ms": p95 * 1000}
         json_out.write_text(json.dumps(report, indent=2))
 
 
