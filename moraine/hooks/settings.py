@@ -30,9 +30,9 @@ class HookSettings:
 
     deadline_ms: int = DEFAULT_DEADLINE_MS
     budget_tokens: int = 1000
-    min_coverage: float = 0.5
-    min_margin: float = 0.0
-    max_hits: int = 3
+    min_coverage: float = 0.7
+    min_margin: float = 0.05
+    max_hits: int = 5
     recent_sessions: int = 3
 
 
