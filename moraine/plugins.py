@@ -15,8 +15,11 @@ import re
 import site
 import sys
 from importlib.metadata import EntryPoint, distributions
+from typing import Any, TypeVar
 
-__all__ = ["installed_entry_points", "plugin_path"]
+T = TypeVar("T")
+
+__all__ = ["installed_entry_points", "plugin_path", "registered"]
 
 
 def plugin_path() -> list[str]:
@@ -47,3 +50,22 @@ def installed_entry_points(group: str) -> list[EntryPoint]:
         seen.add(name)
         found.extend(point for point in distribution.entry_points if point.group == group)
     return found
+
+
+def registered(group: str, kind: type[T], name_of: Any = None) -> dict[str, T]:
+    """Return the ``kind`` values registered under ``group`` by their ``name`` (or ``name_of(value)``), sorted.
+
+    Raises:
+        TypeError: an entry point is not a ``kind``.
+        ValueError: two values share a name.
+    """
+    found: dict[str, T] = {}
+    for point in installed_entry_points(group):
+        value = point.load()
+        if not isinstance(value, kind):
+            raise TypeError(f"entry point {point.name} = {point.value} is not a {kind.__name__}")
+        name = name_of(value) if name_of else value.name  # type: ignore[attr-defined]
+        if name in found:
+            raise ValueError(f"two {group} entries are named {name!r} ({point.value})")
+        found[name] = value
+    return dict(sorted(found.items()))

@@ -160,9 +160,7 @@ def write_hooks(config: HookConfig) -> Path | None:
     Raises:
         SetupError: the existing file does not parse, or its shape does not allow a safe merge.
     """
-    existing = config.path.read_text(encoding="utf-8") if config.path.exists() else None
-    merged = _merged(config, existing, install=True)
-    return replace_file(config.path, existing, merged) if merged is not None else None
+    return _apply(config, install=True)
 
 
 def remove_hooks(config: HookConfig) -> Path | None:
@@ -171,6 +169,10 @@ def remove_hooks(config: HookConfig) -> Path | None:
     Raises:
         SetupError: the existing file does not parse, or its shape does not allow a safe merge.
     """
+    return _apply(config, install=False)
+
+
+def _apply(config: HookConfig, install: bool) -> Path | None:
     existing = config.path.read_text(encoding="utf-8") if config.path.exists() else None
-    merged = _merged(config, existing, install=False)
+    merged = _merged(config, existing, install)
     return replace_file(config.path, existing, merged) if merged is not None else None

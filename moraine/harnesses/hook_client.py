@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from moraine.plugins import installed_entry_points
+from moraine.plugins import registered
 
 __all__ = ["GROUP", "HookClient", "HookEntry", "hook_clients"]
 
@@ -57,12 +57,4 @@ def hook_clients() -> dict[str, HookClient]:
         TypeError: an entry point is not a ``HookClient``.
         ValueError: two clients share a name.
     """
-    found: dict[str, HookClient] = {}
-    for point in installed_entry_points(GROUP):
-        value = point.load()
-        if not isinstance(value, HookClient):
-            raise TypeError(f"entry point {point.name} = {point.value} is not a HookClient")
-        if value.name in found:
-            raise ValueError(f"two hook clients are named {value.name!r} ({point.value})")
-        found[value.name] = value
-    return dict(sorted(found.items()))
+    return registered(GROUP, HookClient)

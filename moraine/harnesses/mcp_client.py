@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
-from moraine.plugins import installed_entry_points
+from moraine.plugins import registered
 
 __all__ = [
     "GROUP",
@@ -111,12 +111,4 @@ def mcp_clients() -> dict[str, McpClient]:
         TypeError: an entry point is not an ``McpClient``.
         ValueError: two clients share a name.
     """
-    found: dict[str, McpClient] = {}
-    for point in installed_entry_points(GROUP):
-        value = point.load()
-        if not isinstance(value, McpClient):
-            raise TypeError(f"entry point {point.name} = {point.value} is not an McpClient")
-        if value.name in found:
-            raise ValueError(f"two MCP clients are named {value.name!r} ({point.value})")
-        found[value.name] = value
-    return dict(sorted(found.items()))
+    return registered(GROUP, McpClient)

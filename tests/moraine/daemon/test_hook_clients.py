@@ -5,16 +5,14 @@ exactly Moraine's hooks."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from moraine.cli import main
+from fixtures.setup_cli import run_setup as _setup
 from moraine.daemon.hook_clients import HookConfig, hook_client_names, hook_configs, remove_hooks, write_hooks
 from moraine.daemon.mcp_clients import SetupError
 
@@ -161,15 +159,6 @@ def test_moraine_home_and_project_only_reach_the_hook_command(
         "env", "MORAINE_HOME=/data/moraine home", COMMAND, "hook", "prompt",
         "--harness", "claude-code", "--format", "json", "--project-only",
     ]  # fmt: skip
-
-
-def _setup(home: Path, cwd: Path, *args: str) -> Any:
-    previous = Path.cwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, ["setup", *args], env={"HOME": str(home)})
-    finally:
-        os.chdir(previous)
 
 
 def test_setup_hooks_writes_user_files_beside_the_mcp_entry_and_nothing_in_the_repository(

@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from moraine.cli import main
+from fixtures.setup_cli import run_setup as _setup
 from moraine.daemon.mcp_clients import HttpTarget, SetupError, client_configs, client_names, write_config
 
 COMMAND = "/opt/moraine/bin/moraine"
@@ -239,15 +238,6 @@ def test_a_file_whose_servers_key_is_not_an_object_is_left_untouched(tmp_path: P
     with pytest.raises(SetupError, match="context_servers"):
         write_config(zed)
     assert zed.path.read_text() == '{"context_servers": []}'
-
-
-def _setup(home: Path, cwd: Path, *args: str) -> Any:
-    previous = Path.cwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, ["setup", *args], env={"HOME": str(home)})
-    finally:
-        os.chdir(previous)
 
 
 def test_setup_inside_a_repository_writes_only_user_files_by_default(tmp_path: Path) -> None:
