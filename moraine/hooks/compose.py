@@ -3,7 +3,8 @@
 - ``session-start``: this project's recent sessions (the launch directory's project, as ``--project-only`` sees
   it), newest first, never the starting one: title, when, how it ended, its resume command, its ID.
 - ``prompt``: the best hits for the prompt from other sessions (never the current one), a short excerpt and the
-  ``open`` ID each, only when the ranking is confident (``confident``); nothing otherwise.
+  ``open`` ID each, only when the ranking is confident (``confident``); nothing otherwise. Only the working
+  folder's project is searched with ``--project-only`` or ``[mcp] project_only = true``.
 - ``compact``: the turns of the current session so far (its prompts), newest kept first when the budget is short.
 
 Everything goes through the tools (``ToolService.call``): the same checks, redacted store text and project floor as
@@ -235,7 +236,7 @@ async def _prompt(service: ToolService, request: HookRequest, settings: HookSett
     except MoraineError as exc:
         raise _Nothing("the prompt has no searchable terms") from exc
     current = await _current(service, request)
-    floor = _floor(request.cwd) if request.project_only else None
+    floor = _floor(request.cwd) if request.project_only or settings.project_only else None
     data = await _data(
         service,
         "search_sessions",

@@ -12,6 +12,7 @@ from typing import Any
 from moraine.config import Config, TableReader
 from moraine.errors import ConfigError
 from moraine.hooks.run import DEFAULT_DEADLINE_MS
+from moraine.projects.settings import project_only_configured
 
 __all__ = ["HookSettings", "hook_settings"]
 
@@ -34,6 +35,7 @@ class HookSettings:
     min_margin: float = 0.05
     max_hits: int = 5
     recent_sessions: int = 3
+    project_only: bool = False  # ``[mcp] project_only``: every prompt hook searches its own project only
 
 
 def hook_settings(config: Config) -> HookSettings:
@@ -52,6 +54,7 @@ def hook_settings(config: Config) -> HookSettings:
         min_margin=_share(reader, raw, "min_margin", defaults.min_margin),
         max_hits=reader.integer(raw, "hooks.max_hits", defaults.max_hits, 1, 20),
         recent_sessions=reader.integer(raw, "hooks.recent_sessions", defaults.recent_sessions, 0, 20),
+        project_only=project_only_configured(config),
     )
 
 
