@@ -261,6 +261,7 @@ class _Daemon:
             HOST,
             forgetter=lambda request: answer_forget(control, request, self.config.home),
             agents=AgentsCache(control, self.config.sources),
+            usage=reads,
         )
         protocol = guarded_protocol(
             access.authorized,

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["AGENTS_PATH", "ATTACH_PATH", "CALL_PATH", "FORGET_PATH", "HEALTH_PATH", "STATUS_PATH"]
+__all__ = [
+    "AGENTS_PATH",
+    "ATTACH_PATH",
+    "CALL_PATH",
+    "FORGET_PATH",
+    "HEALTH_PATH",
+    "STATUS_PATH",
+    "USAGE_PATH",
+]
 
 HEALTH_PATH = "/v1/daemon/health"
 CALL_PATH = "/v1/daemon/call"
@@ -10,3 +18,4 @@ ATTACH_PATH = "/v1/daemon/attach"
 STATUS_PATH = "/v1/daemon/status"
 FORGET_PATH = "/v1/daemon/forget"
 AGENTS_PATH = "/v1/daemon/agents"
+USAGE_PATH = "/v1/daemon/usage"

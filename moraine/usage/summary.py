@@ -52,7 +52,7 @@ class _Sum:
         return {
             "calls": self.calls,
             "tokens": {**self.tokens, "total": sum(self.tokens[kind] for kind in TOKEN_KINDS)},
-            "cost_usd": float(round(self.cost, 6)) if priced else None,
+            "cost_usd": float(self.cost) if priced else None,
             "unpriced_tokens": self.unpriced_tokens,
             "unpriced_models": sorted(self.unpriced_models),
         }
