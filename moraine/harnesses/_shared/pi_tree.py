@@ -43,7 +43,9 @@ __all__ = ["PiFamilyNormalizer"]
 
 # The usage object pi (and the OpenClaw family) writes on an assistant message; its ``totalTokens`` and ``cost``
 # are not read (Moraine prices tokens itself).
-PI_USAGE = UsageKeys(input=("input",), output=("output",), cache_read=("cacheRead",), cache_write=("cacheWrite",))
+PI_USAGE = UsageKeys(
+    input=("input",), output=("output",), cache_read=("cacheRead",), cache_write=("cacheWrite",)
+)
 
 # stopReason -> how the turn ended (toolUse continues the turn).
 _STOP_KINDS = {
