@@ -68,7 +68,8 @@ def usage(
     """Show the tokens (input, output, cache write, cache read) the agents' model calls used and what they cost.
 
     Prices come from the genai-prices table installed with Moraine (no network), per model and day; a model it does
-    not know is listed as unpriced with its tokens, never as $0."""
+    not know is listed as unpriced with its tokens, never as $0. Usage is counted in whole UTC hours: a window's
+    start or end inside an hour takes that whole hour (the window used is printed)."""
     now = datetime.now(UTC)
     fields = {
         "start": [window_start(since, now)] if since else [],

@@ -3,13 +3,16 @@
 Fields: ``start``/``end`` (RFC 3339; default any time up to now), ``by`` (repeatable, or comma-separated: day, week,
 month, model, harness, project, session; default day), ``harness``, ``project`` (a project ID as sessions store
 it), ``session`` (a session ID: one session's usage).
+
+Usage is counted in whole UTC hours (the store keeps it per hour: ``moraine.store.reads.usage``): a start inside an
+hour takes that hour from its beginning, an end inside one takes it to its end. The summary prints the window it used.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from moraine import ids
 
@@ -61,8 +64,8 @@ def parse_usage_request(
     unknown = set(fields) - {"start", "end", "by", "harness", "project", "session"}
     if unknown:
         raise UsageRequestError(f"unknown field(s): {', '.join(sorted(unknown))}")
-    start = _time(fields, "start") or ALL_TIME
-    end = _time(fields, "end") or now
+    start = _hour(_time(fields, "start") or ALL_TIME, up=False)
+    end = _hour(_time(fields, "end") or now, up=True)
     if end <= start:
         raise UsageRequestError(f"end ({end.isoformat()}) must be after start ({start.isoformat()})")
     by = tuple(part.strip() for value in fields.get("by", ()) for part in value.split(",") if part.strip())
@@ -84,6 +87,12 @@ def parse_usage_request(
             raise UsageRequestError(f"session must be a session ID, not {session!r}")
         session_key = parsed.key
     return UsageRequest(start, end, by, harness, _one(fields, "project"), session_key)
+
+
+def _hour(moment: datetime, *, up: bool) -> datetime:
+    """Return ``moment`` rounded to its whole UTC hour: down for a start, up for an end."""
+    floor = moment.replace(minute=0, second=0, microsecond=0)
+    return floor + timedelta(hours=1) if up and floor != moment else floor
 
 
 def _one(fields: Mapping[str, Sequence[str]], name: str) -> str | None:

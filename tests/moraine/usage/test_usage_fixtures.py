@@ -135,3 +135,11 @@ def test_filters_and_window_narrow_the_rows(usage_store: Store) -> None:
     short = ids.session_id(ids.session_key("codex", "019c8a70-dda7-7f33-98ea-f30553347322"))
     one = _summary(usage_store, session=short, by=["model"])
     assert [(row["key"]["model"], _tokens(row)) for row in one["rows"]] == [("gpt-5.3-codex", (31013, 431, 0, 3456))]
+
+
+def test_a_window_is_counted_in_whole_utc_hours() -> None:
+    fields = {"start": ["2026-02-23T19:34:50Z"], "end": ["2026-02-23T19:35:00.001Z"]}
+    wanted = parse_usage_request(fields, NOW, tuple(HARNESSES))
+    assert (wanted.start, wanted.end) == (datetime(2026, 2, 23, 19, tzinfo=UTC), datetime(2026, 2, 23, 20, tzinfo=UTC))
+    whole = parse_usage_request({"start": ["2026-02-23T19:00:00Z"], "end": ["2026-02-23T20:00:00Z"]}, NOW, ("codex",))
+    assert (whole.start, whole.end) == (wanted.start, wanted.end)
