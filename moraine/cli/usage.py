@@ -24,7 +24,12 @@ from moraine.usage.request import DIMENSIONS, UsageRequest, UsageRequestError, p
 
 __all__ = ["usage"]
 
-_KINDS = (("input", "input"), ("output", "output"), ("cache_write", "cache write"), ("cache_read", "cache read"))
+_KINDS = (
+    ("input", "input"),
+    ("output", "output"),
+    ("cache_write", "cache write"),
+    ("cache_read", "cache read"),
+)
 
 
 @click.command("usage")
@@ -37,7 +42,11 @@ _KINDS = (("input", "input"), ("output", "output"), ("cache_write", "cache write
     "(2024-01-01), a month (2024-05), a year (2024) or an RFC 3339 time.",
 )
 @click.option(
-    "--until", "--end", "until", default=None, help="End of the window (default: now); a date, month or year ends with it."
+    "--until",
+    "--end",
+    "until",
+    default=None,
+    help="End of the window (default: now); a date, month or year ends with it.",
 )
 @click.option(
     "--by",
@@ -53,7 +62,12 @@ _KINDS = (("input", "input"), ("output", "output"), ("cache_write", "cache write
     help="Only sessions of this project: a directory (its project is found as at ingest) or a project ID.",
 )
 @click.option("--session", default=None, metavar="ID", help="Only this session (a session ID).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON, with the price table's source and version.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the summary as JSON, with the price table's source and version.",
+)
 @click.pass_context
 def usage(
     ctx: click.Context,
@@ -163,13 +177,17 @@ def _render(console: Console, summary: dict[str, Any]) -> None:
         "total", *([""] * (len(by) - 1)), *(f"{total['tokens'][kind]:,}" for kind, _ in _KINDS), _cost(total)
     )
     window = summary["window"]
-    console.print(f"usage from {window['start'][:16].replace('T', ' ')} to {window['end'][:16].replace('T', ' ')} UTC")
+    console.print(
+        f"usage from {window['start'][:16].replace('T', ' ')} to {window['end'][:16].replace('T', ' ')} UTC"
+    )
     if not summary["rows"]:
         console.print("No token usage recorded in this window (`moraine status` shows what is indexed).")
         return
     console.print(table)
     if total["unpriced_models"]:
         models = ", ".join(total["unpriced_models"])
-        console.print(f"unpriced (not in the price table): {escape(models)}: {total['unpriced_tokens']:,} tokens")
+        console.print(
+            f"unpriced (not in the price table): {escape(models)}: {total['unpriced_tokens']:,} tokens"
+        )
     prices = summary["prices"]
     console.print(f"prices: {prices['name']} {prices['version']} ({prices['table']})")

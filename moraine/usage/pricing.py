@@ -56,7 +56,10 @@ def _rates(model: str, day: date) -> tuple[Decimal, Decimal, Decimal, Decimal] |
     probes = (
         {"input_tokens": _PROBE},
         {"output_tokens": _PROBE},
-        {"input_tokens": _PROBE, "cache_read_tokens": _PROBE},  # genai-prices counts cached input inside input
+        {
+            "input_tokens": _PROBE,
+            "cache_read_tokens": _PROBE,
+        },  # genai-prices counts cached input inside input
         {"input_tokens": _PROBE, "cache_write_tokens": _PROBE},
     )
     when = datetime(day.year, day.month, day.day, tzinfo=UTC)
@@ -71,7 +74,10 @@ def _rates(model: str, day: date) -> tuple[Decimal, Decimal, Decimal, Decimal] |
                 / _PROBE
                 for probe in probes
             )
-        except (LookupError, ValueError):  # a model the table does not know (under this provider), or cannot price
+        except (
+            LookupError,
+            ValueError,
+        ):  # a model the table does not know (under this provider), or cannot price
             continue
     return None
 

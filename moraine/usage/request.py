@@ -71,11 +71,15 @@ def parse_usage_request(
     by = tuple(part.strip() for value in fields.get("by", ()) for part in value.split(",") if part.strip())
     wrong = [name for name in by if name not in DIMENSIONS]
     if wrong:
-        raise UsageRequestError(f"cannot group by {', '.join(wrong)}; the groupings are: {', '.join(DIMENSIONS)}")
+        raise UsageRequestError(
+            f"cannot group by {', '.join(wrong)}; the groupings are: {', '.join(DIMENSIONS)}"
+        )
     by = tuple(name for name in DIMENSIONS if name in by) or ("day",)
     harness = _one(fields, "harness")
     if harness is not None and harness not in harnesses:
-        raise UsageRequestError(f"no harness is called {harness!r}; the harnesses are: {', '.join(harnesses)}")
+        raise UsageRequestError(
+            f"no harness is called {harness!r}; the harnesses are: {', '.join(harnesses)}"
+        )
     session = _one(fields, "session")
     session_key = None
     if session is not None:

@@ -44,7 +44,9 @@ from moraine.server.service import ToolService  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 ARTIFACTS = ROOT / "artifacts" / "web"
-CLAUDE = next((FIXTURES / "relevance_coding/traces/claude").glob("*/67a8478e-78dc-44ab-82ea-f65c8ead85f6.jsonl"))
+CLAUDE = next(
+    (FIXTURES / "relevance_coding/traces/claude").glob("*/67a8478e-78dc-44ab-82ea-f65c8ead85f6.jsonl")
+)
 FROM, TO = "2024-01-01T00:00:00Z", "2026-03-01T00:00:00Z"
 WAIT_MS = 30_000
 expect.set_options(timeout=WAIT_MS)
@@ -78,7 +80,9 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         ):
             summary = ingest_paths(store, paths, source=source, harness=harness, format=reader)
             assert summary.events > 0, (source, summary)  # the pi sample holds one record pi cannot read
-        service = ToolService(Deps(store, Settings(cursor_secret=b"web!" * 8), launch_dir=home), load_handlers())
+        service = ToolService(
+            Deps(store, Settings(cursor_secret=b"web!" * 8), launch_dir=home), load_handlers()
+        )
         access = Access.at(home / "run" / "http-secret")
         app = build_http_app(service, build_mcp_server(service), access, routes=[usage_route(store)])
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -109,7 +113,13 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext
             str(tmp_path_factory.mktemp("chromium-profile")),
             executable_path=str(CHROMIUM),
             headless=True,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+            ],
             viewport={"width": 1280, "height": 900},
             timezone_id="UTC",
             locale="en-US",
@@ -137,7 +147,9 @@ def page(browser: BrowserContext, served: Served) -> Iterator[Page]:
 
 
 def _cli(served: Served, *args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(main, ["--config", str(served.config), "usage", *args, "--json"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        main, ["--config", str(served.config), "usage", *args, "--json"], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     answer: dict[str, Any] = json.loads(result.output)
     return answer
@@ -167,7 +179,9 @@ def _chart_pixels(page: Page) -> int:
 
 
 @pytest.mark.parametrize("stack", ["model", "harness"])
-def test_the_usage_view_draws_its_chart_and_its_table_equals_the_cli(page: Page, served: Served, stack: str) -> None:
+def test_the_usage_view_draws_its_chart_and_its_table_equals_the_cli(
+    page: Page, served: Served, stack: str
+) -> None:
     page.goto(f"{served.base}/#/usage?from={FROM}&to={TO}&stack={stack}")
     expect(page.locator("#view")).to_have_attribute("aria-busy", "false")
     expect(page.locator(".usage-chart canvas").first).to_be_visible()
@@ -182,7 +196,10 @@ def test_the_usage_view_draws_its_chart_and_its_table_equals_the_cli(page: Page,
     for i in range(shown.count()):
         row = shown.nth(i)
         key = (row.get_attribute("data-day"), row.get_attribute("data-key"))
-        figures[key] = [row.locator(f"td[data-kind={kind}]").inner_text() for kind in ("input", "output", "cache_write", "cache_read", "cost")]
+        figures[key] = [
+            row.locator(f"td[data-kind={kind}]").inner_text()
+            for kind in ("input", "output", "cache_write", "cache_read", "cost")
+        ]
     expected = {
         (row["key"]["day"], row["key"][stack]): [
             *(f"{row['tokens'][kind]:,}" for kind in ("input", "output", "cache_write", "cache_read")),
@@ -192,11 +209,17 @@ def test_the_usage_view_draws_its_chart_and_its_table_equals_the_cli(page: Page,
     }
     assert figures == expected
     total = cli["total"]
-    expect(page.locator("[data-total-cost]")).to_have_text(_money(total["cost_usd"], total["unpriced_tokens"]))
-    expect(page.locator(".usage-table tfoot td[data-kind=cache_read]")).to_have_text(f"{total['tokens']['cache_read']:,}")
+    expect(page.locator("[data-total-cost]")).to_have_text(
+        _money(total["cost_usd"], total["unpriced_tokens"])
+    )
+    expect(page.locator(".usage-table tfoot td[data-kind=cache_read]")).to_have_text(
+        f"{total['tokens']['cache_read']:,}"
+    )
 
 
-def test_the_usage_view_reads_in_the_dark_theme_and_a_session_shows_its_own_cost(page: Page, served: Served) -> None:
+def test_the_usage_view_reads_in_the_dark_theme_and_a_session_shows_its_own_cost(
+    page: Page, served: Served
+) -> None:
     page.emulate_media(color_scheme="dark")
     page.goto(f"{served.base}/#/usage?from={FROM}&to={TO}")
     expect(page.locator(".usage-chart canvas").first).to_be_visible()
@@ -205,7 +228,9 @@ def test_the_usage_view_reads_in_the_dark_theme_and_a_session_shows_its_own_cost
     assert _chart_pixels(page) > 2000
     page.screenshot(path=str(ARTIFACTS / "usage-dark.png"), full_page=True)
 
-    session = "session:" + _cli(served, "--since", FROM, "--until", TO, "--by", "session", "--harness", "claude-code")["rows"][0]["key"]["session"].removeprefix("session:")
+    session = "session:" + _cli(
+        served, "--since", FROM, "--until", TO, "--by", "session", "--harness", "claude-code"
+    )["rows"][0]["key"]["session"].removeprefix("session:")
     one = _cli(served, "--session", session)["total"]
     page.goto(f"{served.base}/#/session/{session}")
     expect(page.locator("[data-session-cost]")).to_have_text(_money(one["cost_usd"], one["unpriced_tokens"]))

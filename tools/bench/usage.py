@@ -30,24 +30,40 @@ from tools.bench.stats import Latency
 
 
 @click.command()
-@click.option("--corpus", type=click.Path(file_okay=False, path_type=Path), required=True, help="A generated corpus.")
-@click.option("--home", type=click.Path(file_okay=False, path_type=Path), required=True, help="The kept store's home.")
-@click.option("--days", type=click.IntRange(min=1), default=30, show_default=True, help="The window's length.")
-@click.option("--by", "by", multiple=True, type=click.Choice(DIMENSIONS), help="Grouping (default: day, model).")
+@click.option(
+    "--corpus", type=click.Path(file_okay=False, path_type=Path), required=True, help="A generated corpus."
+)
+@click.option(
+    "--home", type=click.Path(file_okay=False, path_type=Path), required=True, help="The kept store's home."
+)
+@click.option(
+    "--days", type=click.IntRange(min=1), default=30, show_default=True, help="The window's length."
+)
+@click.option(
+    "--by", "by", multiple=True, type=click.Choice(DIMENSIONS), help="Grouping (default: day, model)."
+)
 @click.option("--repeat", type=click.IntRange(min=1), default=50, show_default=True, help="Warm calls.")
-@click.option("--cli", "cli_runs", type=click.IntRange(min=0), default=0, help="Also run the command this often.")
+@click.option(
+    "--cli", "cli_runs", type=click.IntRange(min=0), default=0, help="Also run the command this often."
+)
 def main(corpus: Path, home: Path, days: int, by: tuple[str, ...], repeat: int, cli_runs: int) -> None:
     """Time ``moraine usage`` over a kept store (ingesting the corpus into it the first time)."""
     manifest = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))
     if not (home / "store").exists():
         write_config(home, corpus, manifest)
         run = run_ingest(home, int(manifest["events"]), int(manifest["bytes"]))
-        click.echo(f"ingested {run.stored_events:,} events in {run.ingest_seconds:.0f} s into {home / 'store'}")
+        click.echo(
+            f"ingested {run.stored_events:,} events in {run.ingest_seconds:.0f} s into {home / 'store'}"
+        )
     store = Store.open(f"chdb://{home / 'store'}", "moraine")
     try:
         newest = store.query(f"SELECT max(timestamp) FROM {store.table('events')}")[0][0]
         start = newest - timedelta(days=days)
-        fields = {"start": [start.isoformat()], "end": [newest.isoformat()], "by": list(by or ("day", "model"))}
+        fields = {
+            "start": [start.isoformat()],
+            "end": [newest.isoformat()],
+            "by": list(by or ("day", "model")),
+        }
         wanted = parse_usage_request(fields, newest, tuple(HARNESSES))
         events = int(store.query(f"SELECT count() FROM {store.table('events')}")[0][0])
         began = time.perf_counter()
@@ -67,7 +83,9 @@ def main(corpus: Path, home: Path, days: int, by: tuple[str, ...], repeat: int, 
         f"by {', '.join(wanted.by)}: {len(summary['rows'])} rows, {total['calls']:,} model calls, "
         f"{total['tokens']['total']:,} tokens, ${total['cost_usd'] or 0:,.2f}"
     )
-    click.echo(f"usage summary: cold {cold * 1000:.1f} ms; warm n={latency.n} p50 {latency.p50:.1f} ms p95 {latency.p95:.1f} ms")
+    click.echo(
+        f"usage summary: cold {cold * 1000:.1f} ms; warm n={latency.n} p50 {latency.p50:.1f} ms p95 {latency.p95:.1f} ms"
+    )
     if cli_runs:
         command = [sys.executable, "-c", "from moraine.entry import run; run()", "usage", "--json"]
         command += ["--since", fields["start"][0]]
@@ -78,7 +96,9 @@ def main(corpus: Path, home: Path, days: int, by: tuple[str, ...], repeat: int, 
             subprocess.run(command, env=bench_env(home), check=True, capture_output=True)
             walls.append(time.perf_counter() - began)
         whole = Latency.of(walls)
-        click.echo(f"moraine usage (fresh process): n={whole.n} p50 {whole.p50:.0f} ms p95 {whole.p95:.0f} ms")
+        click.echo(
+            f"moraine usage (fresh process): n={whole.n} p50 {whole.p50:.0f} ms p95 {whole.p95:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,10 @@ FEBRUARY = ("--since", "2026-02", "--until", "2026-02")
 @pytest.fixture
 def config(store: Store, ingest_into_store: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     assert ingest_into_store([CODEX], source="codex").events > 20
-    assert ingest_into_store([GEMINI], source="gemini-cli", harness="gemini-cli", format="gemini_json").events > 0
+    assert (
+        ingest_into_store([GEMINI], source="gemini-cli", harness="gemini-cli", format="gemini_json").events
+        > 0
+    )
     monkeypatch.setenv("MORAINE_HOME", str(tmp_path / "home"))
     path = tmp_path / "config.toml"
     path.write_text(f'[store]\ndsn = "{store.dsn}"\ndatabase = "{store.database}"\n')
@@ -42,7 +45,13 @@ def test_the_table_shows_tokens_by_type_and_cost_per_day_and_model(config: Path)
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if "gpt-5.3-codex" in line)
     # input 31013 + 59525, output 431 + 1123, no cache write, cache read 3456 + 238848 (test_usage_fixtures.py)
-    assert "2026-02-23" in line and "90,538" in line and "1,554" in line and "242,304" in line and "$0.22" in line
+    assert (
+        "2026-02-23" in line
+        and "90,538" in line
+        and "1,554" in line
+        and "242,304" in line
+        and "$0.22" in line
+    )
     assert "genai-prices" in result.output
 
 

@@ -14,7 +14,9 @@ CODEX = Path(__file__).resolve().parents[2] / "fixtures" / "usage" / "codex"
 WINDOW = UsageFilter(datetime(2026, 2, 23, tzinfo=UTC), datetime(2026, 2, 24, tzinfo=UTC))
 
 
-def test_the_read_uses_the_projection_and_equals_the_events_sums(store: Store, ingest_into_store: Any) -> None:
+def test_the_read_uses_the_projection_and_equals_the_events_sums(
+    store: Store, ingest_into_store: Any
+) -> None:
     assert ingest_into_store([CODEX], source="codex").events > 20
     sql, parameters = usage_sql(store, WINDOW, frozenset({"session"}))
     plan = "\n".join(row[0] for row in store.query("EXPLAIN " + sql, parameters))

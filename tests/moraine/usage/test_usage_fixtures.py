@@ -33,7 +33,9 @@ from moraine.usage.summary import usage_summary
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 USAGE = FIXTURES / "usage"
-CLAUDE = next((FIXTURES / "relevance_coding/traces/claude").glob("*/67a8478e-78dc-44ab-82ea-f65c8ead85f6.jsonl"))
+CLAUDE = next(
+    (FIXTURES / "relevance_coding/traces/claude").glob("*/67a8478e-78dc-44ab-82ea-f65c8ead85f6.jsonl")
+)
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
@@ -104,7 +106,9 @@ def test_costs_equal_tokens_times_the_published_prices(usage_store: Store) -> No
     rows = _rows(_summary(usage_store, by=["model"]))
     # Anthropic's list prices for Claude Opus 4.1 per million tokens: input $15, output $75, 5-minute cache
     # write $18.75, cache read $1.50.
-    opus = Decimal(14) * 15 + Decimal(3) * 75 + Decimal(483) * Decimal("18.75") + Decimal(76406) * Decimal("1.5")
+    opus = (
+        Decimal(14) * 15 + Decimal(3) * 75 + Decimal(483) * Decimal("18.75") + Decimal(76406) * Decimal("1.5")
+    )
     assert rows[("claude-opus-4-1-20250805",)]["cost_usd"] == pytest.approx(float(opus / 1_000_000), abs=1e-9)
     # OpenAI's list prices for gpt-5.3-codex per million tokens: input $1.75, cached input $0.175, output $14.
     codex = (
@@ -134,12 +138,19 @@ def test_filters_and_window_narrow_the_rows(usage_store: Store) -> None:
     assert _tokens(window["total"]) == (14, 3, 483, 76406)
     short = ids.session_id(ids.session_key("codex", "019c8a70-dda7-7f33-98ea-f30553347322"))
     one = _summary(usage_store, session=short, by=["model"])
-    assert [(row["key"]["model"], _tokens(row)) for row in one["rows"]] == [("gpt-5.3-codex", (31013, 431, 0, 3456))]
+    assert [(row["key"]["model"], _tokens(row)) for row in one["rows"]] == [
+        ("gpt-5.3-codex", (31013, 431, 0, 3456))
+    ]
 
 
 def test_a_window_is_counted_in_whole_utc_hours() -> None:
     fields = {"start": ["2026-02-23T19:34:50Z"], "end": ["2026-02-23T19:35:00.001Z"]}
     wanted = parse_usage_request(fields, NOW, tuple(HARNESSES))
-    assert (wanted.start, wanted.end) == (datetime(2026, 2, 23, 19, tzinfo=UTC), datetime(2026, 2, 23, 20, tzinfo=UTC))
-    whole = parse_usage_request({"start": ["2026-02-23T19:00:00Z"], "end": ["2026-02-23T20:00:00Z"]}, NOW, ("codex",))
+    assert (wanted.start, wanted.end) == (
+        datetime(2026, 2, 23, 19, tzinfo=UTC),
+        datetime(2026, 2, 23, 20, tzinfo=UTC),
+    )
+    whole = parse_usage_request(
+        {"start": ["2026-02-23T19:00:00Z"], "end": ["2026-02-23T20:00:00Z"]}, NOW, ("codex",)
+    )
     assert (whole.start, whole.end) == (wanted.start, wanted.end)
