@@ -29,7 +29,6 @@ SLOW_PATHS = (
     "tools/test_conformance.py",
     "tools/test_locomo.py",
     "tools/test_relevance.py",
-    "tools/test_harness_usage_facts.py",  # every harness's fixtures ingested in-process
     "harnesses/test_harnesses_e2e.py",  # every harness's fixtures through ingest and the tools (one module store)
     "moraine/redact/test_secrets_never_stored.py",  # every harness ingested in-process and by two workers
     "moraine/ingest/test_pipeline_crash.py",  # ingest processes killed mid-batch, then restarted

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from generated.descriptors import DESCRIPTORS
-from moraine.cli.when import ALL_TIME, iso, window_end, window_start
+from moraine.cli.when import ALL_TIME, iso, window_end, window_options, window_start
 from moraine.config import HARNESSES, Config, load_config
 from moraine.errors import ConfigError
 from moraine.export.formats import FORMATS
@@ -184,21 +184,7 @@ def _lists_children(target_id: str) -> bool:
 
 
 @click.command("sessions")
-@click.option(
-    "--since",
-    "--start",
-    "since",
-    default=None,
-    help="Start of the window (default: any time, as on the web page): a duration back from now (90m, 24h, 7d, "
-    "2w, 6mo, 2y), a date (2024-01-01), a month (2024-05), a year (2024) or an RFC 3339 time.",
-)
-@click.option(
-    "--until",
-    "--end",
-    "until",
-    default=None,
-    help="End of the window (default: now); a date, month or year ends with it.",
-)
+@window_options("any time, as on the web page")
 @_filter_options
 @click.option(
     "--mode",

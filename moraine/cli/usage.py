@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from moraine.cli.when import window_end, window_start
+from moraine.cli.when import window_end, window_options, window_start
 from moraine.config import HARNESSES, Config, load_config
 from moraine.errors import ConfigError
 from moraine.usage.request import DIMENSIONS, UsageRequest, UsageRequestError, parse_usage_request
@@ -33,21 +33,7 @@ _KINDS = (
 
 
 @click.command("usage")
-@click.option(
-    "--since",
-    "--start",
-    "since",
-    default=None,
-    help="Start of the window (default: any time): a duration back from now (90m, 24h, 7d, 2w, 6mo, 2y), a date "
-    "(2024-01-01), a month (2024-05), a year (2024) or an RFC 3339 time.",
-)
-@click.option(
-    "--until",
-    "--end",
-    "until",
-    default=None,
-    help="End of the window (default: now); a date, month or year ends with it.",
-)
+@window_options("any time")
 @click.option(
     "--by",
     "by",
@@ -127,9 +113,8 @@ def _summary(config: Config, wanted: UsageRequest) -> dict[str, Any]:
     from moraine.daemon.launcher import live_state
     from moraine.daemon.paths import DaemonPaths
     from moraine.daemon.usage import UsageRefused, fetch_usage
-    from moraine.daemon.writer_lock import held_reason
+    from moraine.daemon.writer_lock import open_unless_held
     from moraine.errors import StoreError
-    from moraine.store.client import Store
     from moraine.usage.summary import usage_summary
 
     state = live_state(DaemonPaths(config.home))
@@ -140,11 +125,8 @@ def _summary(config: Config, wanted: UsageRequest) -> dict[str, Any]:
             raise click.UsageError(str(exc)) from exc
         except DaemonUnreachable:
             pass  # it went away: read the store
-    writer = held_reason(config)  # before chDB prints its own lock error
-    if writer is not None:
-        raise click.ClickException(writer)
     try:
-        store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
+        store = open_unless_held(config)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     try:
