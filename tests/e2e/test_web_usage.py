@@ -9,8 +9,6 @@ its config). Screenshots (light and dark) go to ``artifacts/web/``.
 from __future__ import annotations
 
 import json
-import socket
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,18 +16,11 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(
-        f"{CHROMIUM} is absent: install Debian's chromium package (apt-get install -y chromium) to run the "
-        "web page's browser tests",
-        allow_module_level=True,
-    )
+from tests.e2e.browser import ARTIFACTS, chromium, served_app  # first: skips the module without Chromium
 
-import httpx2  # noqa: E402
-import uvicorn  # noqa: E402
+import httpx2  # noqa: E402  (after the skip: nothing to import when the browser is absent)
 from click.testing import CliRunner  # noqa: E402
-from playwright.sync_api import BrowserContext, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import BrowserContext, Page, expect  # noqa: E402
 
 from fixtures.corpus.builder import scratch_store  # noqa: E402
 from handlers import Deps, Settings, load_handlers  # noqa: E402
@@ -41,9 +32,7 @@ from moraine.server.http_app import build_http_app  # noqa: E402
 from moraine.server.mcp_app import build_mcp_server  # noqa: E402
 from moraine.server.service import ToolService  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures"
-ARTIFACTS = ROOT / "artifacts" / "web"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CLAUDE = next(
     (FIXTURES / "relevance_coding/traces/claude").glob("*/67a8478e-78dc-44ab-82ea-f65c8ead85f6.jsonl")
 )
@@ -60,11 +49,6 @@ class Served:
 
     def login_url(self) -> str:
         return f"{self.base}/auth?token={self.access.tickets.issue()}"
-
-
-class _Server(uvicorn.Server):
-    def install_signal_handlers(self) -> None:
-        """Leave signals to pytest (the server runs in a thread)."""
 
 
 @pytest.fixture(scope="module")
@@ -85,49 +69,18 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         )
         access = Access.at(home / "run" / "http-secret")
         app = build_http_app(service, build_mcp_server(service), access, routes=[usage_route(store)])
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        server = _Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-        thread.start()
         config = home / "config.toml"
         config.write_text(f'[store]\ndsn = "{store.dsn}"\ndatabase = "{store.database}"\n')
-        try:
-            base = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        with served_app(app) as base:
             headers = {"Authorization": f"Bearer {access.secret.current()}"}
             assert httpx2.get(base + "/", headers=headers, timeout=30.0).status_code == 200
             yield Served(base, access, config)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=30)
-            listener.close()
-            assert not thread.is_alive(), "uvicorn did not stop"
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-            ],
-            viewport={"width": 1280, "height": 900},
-            timezone_id="UTC",
-            locale="en-US",
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as context:
+        yield context
 
 
 @pytest.fixture
