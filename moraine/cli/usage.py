@@ -18,8 +18,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from moraine.cli.when import window_end, window_options, window_start
-from moraine.config import HARNESSES, Config, load_config
-from moraine.errors import ConfigError
+from moraine.cli.context import command_config
+from moraine.config import HARNESSES, Config
 from moraine.usage.request import DIMENSIONS, UsageRequest, UsageRequestError, parse_usage_request
 
 __all__ = ["usage"]
@@ -83,7 +83,7 @@ def usage(
         wanted = parse_usage_request({k: v for k, v in fields.items() if v}, now, tuple(HARNESSES))
     except UsageRequestError as exc:
         raise click.UsageError(str(exc)) from exc
-    summary = _summary(_config(ctx), wanted)
+    summary = _summary(command_config(ctx), wanted)
     if as_json:
         click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
         return
@@ -97,14 +97,6 @@ def _project(value: str) -> str:
     if os.path.isdir(value):
         return session_project(os.path.abspath(value)) or os.path.abspath(value)
     return value
-
-
-def _config(ctx: click.Context) -> Config:
-    raw = (ctx.obj or {}).get("config_path")
-    try:
-        return load_config(Path(raw) if raw else None)
-    except ConfigError as exc:
-        raise click.ClickException(str(exc)) from exc
 
 
 def _summary(config: Config, wanted: UsageRequest) -> dict[str, Any]:
