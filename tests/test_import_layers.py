@@ -28,7 +28,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "child_env private_files",
         "projects",
         "ingest",
-        "semantic mirror handler_api access resume",
+        "semantic mirror handler_api access resume usage",
         "server web export hooks",
         "daemon",
         "cli",

@@ -26,6 +26,7 @@ COMMANDS = {
     "sessions": "moraine.cli.tool_commands:sessions",
     "setup": "moraine.cli.setup:setup",
     "status": "moraine.cli.status:status",
+    "usage": "moraine.cli.usage:usage",
     "web": "moraine.cli.web:web",
 }
 

@@ -12,15 +12,13 @@ from rich.table import Table
 from moraine.config import load_config
 from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.report import report_via_daemon
-from moraine.daemon.writer_lock import held_reason
+from moraine.daemon.writer_lock import open_unless_held
 from moraine.errors import ConfigError, StoreError
 from moraine.daemon.found import FoundAgent, agents_found, sessions_by_source
 from moraine.ingest.adapters import has_adapter, load_problem, reader_for
 from moraine.ingest.discovery import discover
 from moraine.ingest.progress import describe
-from moraine.private_files import restrict_process
 from moraine.semantic.service import semantic_state
-from moraine.store.client import Store
 from moraine.store.status import recent_errors, source_coverage, table_counts
 
 __all__ = ["status"]
@@ -44,12 +42,8 @@ def status(ctx: click.Context, error_limit: int) -> None:
     if served is not None:
         counts, coverage, errors, backfill = served.counts, served.coverage, served.errors, served.backfill
     else:
-        restrict_process()  # opening an embedded store may create its files: user-only
-        writer = held_reason(config)  # before chDB prints its own lock error
-        if writer is not None:
-            raise click.ClickException(writer)
         try:
-            store = Store.open(config.store_dsn, config.database, limits=config.store_limits)
+            store = open_unless_held(config)
         except StoreError as exc:
             raise click.ClickException(str(exc)) from exc
         try:

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from generated.descriptors import DESCRIPTORS
-from moraine.cli.when import ALL_TIME, iso, window_end, window_start
-from moraine.config import HARNESSES, Config, load_config
-from moraine.errors import ConfigError
+from moraine.cli.context import command_config
+from moraine.cli.when import ALL_TIME, iso, window_end, window_options, window_start
+from moraine.config import HARNESSES, Config
 from moraine.export.formats import FORMATS
 
 if TYPE_CHECKING:
@@ -62,14 +62,6 @@ def _filter_options(command: _F) -> _F:
     )(command)
 
 
-def _config(ctx: click.Context) -> Config:
-    raw = (ctx.obj or {}).get("config_path")
-    try:
-        return load_config(Path(raw) if raw else None)
-    except ConfigError as exc:
-        raise click.ClickException(str(exc)) from exc
-
-
 async def _call_once(config: Config, tool: str, arguments: dict[str, Any]) -> ToolReply:
     from moraine.daemon.calls import open_tool_call
 
@@ -85,7 +77,7 @@ def _call(ctx: click.Context, tool: str, arguments: dict[str, Any]) -> ToolReply
     from moraine.daemon.client import DaemonUnreachable
     from moraine.errors import StoreError
 
-    config = _config(ctx)
+    config = command_config(ctx)
     try:
         return anyio.run(_call_once, config, tool, {k: v for k, v in arguments.items() if v is not None})
     except (StoreError, DaemonUnreachable) as exc:
@@ -184,21 +176,7 @@ def _lists_children(target_id: str) -> bool:
 
 
 @click.command("sessions")
-@click.option(
-    "--since",
-    "--start",
-    "since",
-    default=None,
-    help="Start of the window (default: any time, as on the web page): a duration back from now (90m, 24h, 7d, "
-    "2w, 6mo, 2y), a date (2024-01-01), a month (2024-05), a year (2024) or an RFC 3339 time.",
-)
-@click.option(
-    "--until",
-    "--end",
-    "until",
-    default=None,
-    help="End of the window (default: now); a date, month or year ends with it.",
-)
+@window_options("any time, as on the web page")
 @_filter_options
 @click.option(
     "--mode",
@@ -353,7 +331,7 @@ def export(ctx: click.Context, target_id: str, document_format: str, output: str
     from moraine.errors import StoreError
     from moraine.export.walk import ExportError
 
-    config = _config(ctx)
+    config = command_config(ctx)
     try:
         document = anyio.run(_export_once, config, target_id, document_format)
     except ExportError as exc:

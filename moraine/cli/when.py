@@ -9,11 +9,13 @@ end its last (the next period's first instant), so ``--since 2024-05 --until 202
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 import click
 
-__all__ = ["ALL_TIME", "iso", "window_end", "window_start"]
+__all__ = ["ALL_TIME", "iso", "window_end", "window_options", "window_start"]
 
 # The start of "any time", the web page's too (moraine/web/static/sessions.js EPOCH).
 ALL_TIME = "2000-01-01T00:00:00Z"
@@ -22,6 +24,32 @@ _DURATION = re.compile(r"^(\d+)(mo|[mhdwy])$")
 _DAYS = {"d": 1, "w": 7, "mo": 30, "y": 365}
 _PERIOD = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 _FORMS = "a duration (90m, 24h, 7d, 2w, 6mo, 2y), a date (2024-01-01), a month (2024-05), a year (2024) or an RFC 3339 time"
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def window_options(start_default: str) -> Callable[[_F], _F]:
+    """Return the decorator adding ``--since``/``--start`` and ``--until``/``--end`` (values ``since``, ``until``)."""
+
+    def add(command: _F) -> _F:
+        command = click.option(
+            "--until",
+            "--end",
+            "until",
+            default=None,
+            help="End of the window (default: now); a date, month or year ends with it.",
+        )(command)
+        return click.option(
+            "--since",
+            "--start",
+            "since",
+            default=None,
+            help=f"Start of the window (default: {start_default}): a duration back from now (90m, 24h, 7d, 2w, "
+            "6mo, 2y), a date (2024-01-01), a month (2024-05), a year (2024) or an RFC 3339 time.",
+        )(command)
+
+    return add
 
 
 def iso(moment: datetime) -> str:

@@ -10,6 +10,8 @@ behind one gate (``moraine.access``: Host, Origin, the per-install secret on TCP
 - ``GET /v1/daemon/agents``: the agents found on this machine with their session counts, for the web page
   (``moraine.daemon.agents``: one grouped count, kept for half a minute).
 - ``POST /v1/daemon/hook``: what an agent's hook prints (``moraine.daemon.hook_route``).
+- ``GET /v1/daemon/usage?start=&end=&by=&harness=&project=&session=``: tokens and cost (``moraine.usage``), for
+  ``moraine usage`` and the page's Usage view.
 - ``POST /v1/daemon/forget``: preview or forget sessions (``moraine.ingest.forget_request``), for ``moraine
   forget`` and the web page's session view.
 """
@@ -33,10 +35,12 @@ from moraine.daemon.activity import Activity
 from moraine.daemon.admission import Admission
 from moraine.daemon.agents import AgentsCache, agents_route
 from moraine.daemon.report import StoreReport
+from moraine.daemon.usage import usage_route
 from moraine.daemon.routes import ATTACH_PATH, CALL_PATH, FORGET_PATH, HEALTH_PATH, STATUS_PATH
 from moraine.errors import ConfigError, StoreError
 from moraine.ingest.forget_request import ForgetRequest, SelectionChanged, parse_forget_request
 from moraine.projects.floor import resolve_floor
+from moraine.store.client import Store
 from moraine.store.reads.floor import ProjectFloor
 from moraine.server.disconnect import CLIENT_CLOSED, unless_disconnected
 from moraine.server.http_app import build_http_app
@@ -58,6 +62,7 @@ def build_daemon_app(
     forgetter: Callable[[ForgetRequest], dict[str, Any]] | None = None,
     agents: AgentsCache | None = None,
     hooks: Route | None = None,
+    usage: Store | None = None,
 ) -> ASGIApp:
     """Return the daemon's app, behind the gate; ``describe`` supplies the health document's identity fields."""
 
@@ -138,6 +143,8 @@ def build_daemon_app(
         routes.append(agents_route(agents))
     if hooks is not None:
         routes.append(hooks)
+    if usage is not None:
+        routes.append(usage_route(usage))
     return build_http_app(service, build_mcp_server(service), access, host, routes)
 
 

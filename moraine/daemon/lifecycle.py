@@ -264,6 +264,7 @@ class _Daemon:
             forgetter=lambda request: answer_forget(control, request, self.config.home),
             agents=AgentsCache(control, self.config.sources),
             hooks=hook_route(service, hook_settings(self.config)),
+            usage=reads,
         )
         protocol = guarded_protocol(
             access.authorized,

@@ -12,6 +12,7 @@ __all__ = [
     "HEALTH_PATH",
     "HOOK_PATH",
     "STATUS_PATH",
+    "USAGE_PATH",
 ]
 
 HEALTH_PATH = "/v1/daemon/health"
@@ -20,3 +21,4 @@ ATTACH_PATH = "/v1/daemon/attach"
 STATUS_PATH = "/v1/daemon/status"
 FORGET_PATH = "/v1/daemon/forget"
 AGENTS_PATH = "/v1/daemon/agents"
+USAGE_PATH = "/v1/daemon/usage"

@@ -26,8 +26,11 @@ from moraine.config import Config
 from moraine.daemon.locks import FileLock
 from moraine.daemon.logmask import mask_credentials
 from moraine.daemon.paths import DaemonPaths
+from moraine.errors import StoreError
+from moraine.private_files import restrict_process
+from moraine.store.client import Store
 
-__all__ = ["StoreBusy", "StoreWriterLock", "held_reason", "store_identity"]
+__all__ = ["StoreBusy", "StoreWriterLock", "held_reason", "open_unless_held", "store_identity"]
 
 _DEFAULT_PORTS = {"http": 8123, "https": 8443}
 
@@ -54,6 +57,19 @@ def held_reason(config: Config) -> str | None:
         return None
     lock = StoreWriterLock(DaemonPaths(config.home).run_dir, config.store_dsn, config.database)
     return lock.held_elsewhere()
+
+
+def open_unless_held(config: Config) -> Store:
+    """Open ``config``'s store for a one-shot command (user-only files), unless a writer holds it.
+
+    Raises:
+        StoreError: a writer holds it (the message names it and what to do), or it cannot be opened.
+    """
+    restrict_process()  # opening an embedded store may create its files: user-only
+    held = held_reason(config)  # before chDB prints its own lock error
+    if held is not None:
+        raise StoreError(held)
+    return Store.open(config.store_dsn, config.database, limits=config.store_limits)
 
 
 @dataclass(frozen=True, slots=True)

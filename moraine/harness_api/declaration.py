@@ -60,4 +60,7 @@ class Harness:
     resume: Resume | None = None
     reads: str = ""  # one line for docs/harnesses.md: what is read
     not_read: str = ""  # one line for docs/harnesses.md: what is known and not read
+    usage: str = (
+        ""  # one line for docs/harnesses.md: where token usage is read from, per what (empty: not read)
+    )
     importer: bool = False  # read only by `moraine import PATH` (data exports), never watched

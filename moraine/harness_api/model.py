@@ -66,7 +66,11 @@ MORAINE_TOOL_NAMES = frozenset({"search_sessions", "open", "list_sessions", "fil
 
 @dataclass(frozen=True, slots=True)
 class TokenUsage:
-    """Tokens one model call used, as the trace records them (None where it does not say)."""
+    """Tokens one model call used, as the trace records them (None where it does not say), in one convention for
+    every harness (an adapter converts its trace's): ``input`` is the input neither read from nor written to the
+    prompt cache (Anthropic's ``input_tokens``; OpenAI's and Gemini's prompt counts minus their cached tokens),
+    ``cache_read`` and ``cache_write`` the cached input, ``output`` every output token billed as output, reasoning
+    included, and ``reasoning`` the part of ``output`` that was reasoning."""
 
     input: int | None = None
     output: int | None = None

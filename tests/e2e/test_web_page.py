@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,17 +27,10 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(
-        f"{CHROMIUM} is absent: install Debian's chromium package (apt-get install -y chromium) to run the "
-        "web page's browser tests",
-        allow_module_level=True,
-    )
+from tests.e2e.browser import ARTIFACTS, chromium, served_app  # first: skips the module without Chromium
 
 import httpx2  # noqa: E402  (after the skip: nothing to import when the browser is absent)
-import uvicorn  # noqa: E402
-from playwright.sync_api import BrowserContext, Page, Route, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import BrowserContext, Page, Route, expect  # noqa: E402
 
 from fixtures.corpus.builder import scratch_store  # noqa: E402
 from fixtures.corpus.traces import write_traces  # noqa: E402
@@ -55,18 +46,6 @@ from moraine.server.mcp_app import build_mcp_server  # noqa: E402
 from moraine.server.service import ToolService  # noqa: E402
 from tests.neighbour import Neighbour  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts" / "web"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PAGE_LIMIT = 25  # the largest page the page asks for (moraine/web/static/api.js PAGE)
 COMPACT_BYTES = 64 * 1024
 DAY = "from=2026-04-29T00:00:00Z&to=2026-04-30T00:00:00Z"
@@ -137,11 +116,6 @@ def _sources(home: Path) -> list[SourceConfig]:
     ]
 
 
-class _Server(uvicorn.Server):
-    def install_signal_handlers(self) -> None:
-        """Leave signals to pytest (the server runs in a thread)."""
-
-
 @pytest.fixture(scope="module")
 def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """Ingest the corpus, then serve the HTTP app on a free loopback port until the module is done."""
@@ -160,27 +134,12 @@ def served(store_dsn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         (home / ".gemini" / "tmp").mkdir(parents=True)  # an agent whose folder exists but holds nothing yet
         agents = AgentsCache(store, _sources(home), max_age=3600.0)  # one count for the whole module
         app = build_http_app(service, build_mcp_server(service), access, routes=[agents_route(agents)])
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(
-            64
-        )  # connections wait in the backlog until uvicorn accepts them: no readiness polling
-        port = listener.getsockname()[1]
-        server = _Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-        thread.start()
-        try:
-            base = f"http://127.0.0.1:{port}"
+        with served_app(app) as base:
             sessions = {"codex": codex.sessions, "claude-code": claude.sessions}
             served = Served(base, str(home / "dev" / "app"), access, agents, sessions)
             ready = httpx2.get(base + "/", headers=served.headers, timeout=30.0)  # bounded wait for an answer
             assert ready.status_code == 200 and "Moraine" in ready.text
             yield served
-        finally:
-            server.should_exit = True
-            thread.join(timeout=30)
-            listener.close()
-            assert not thread.is_alive(), "uvicorn did not stop"
 
 
 @pytest.fixture(scope="module")
@@ -188,21 +147,8 @@ def browser(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, served: Served
 ) -> Iterator[BrowserContext]:
     """Start headless Chromium on a fresh profile directory (each tab logs in: ``page``)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_FLAGS,
-            viewport={"width": 1280, "height": 900},
-            timezone_id="UTC",
-            locale="en-US",
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as context:
+        yield context
     capture = request.config.pluginmanager.get_plugin("capturemanager")
     if capture is not None:
         with capture.global_and_fixture_disabled():

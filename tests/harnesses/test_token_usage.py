@@ -10,6 +10,7 @@ import pytest
 
 from fixtures.corpus.builder import scratch_store
 from moraine.config import load_config
+from moraine.harnesses import harnesses
 from moraine.ingest.pipeline import ingest_once
 from moraine.store.client import Store
 from tests.harnesses.home import Expectation, build_home, expectations, write_config
@@ -37,8 +38,9 @@ def test_claude_code_usage_is_stored_once_per_api_message(store: Store, ingest_i
 
 def test_codex_token_count_usage_is_stored_on_its_event(store: Store, ingest_into_store) -> None:  # type: ignore[no-untyped-def]
     ingest_into_store([CODEX], source="codex")
-    # One token_count event in the fixtures; Codex records no cache writes.
-    assert _sums(store, "codex") == (1, 1200, 90, 800, None, 40)
+    # One token_count event in the fixtures (input_tokens 1200, of which 800 cached: input is the 400 uncached);
+    # Codex records no cache writes.
+    assert _sums(store, "codex") == (1, 400, 90, 800, None, 40)
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +68,19 @@ def test_events_carry_usage_exactly_where_expect_json_says_the_traces_record_it(
     )[0]
     assert with_usage[1] > 0, f"no events read for {expect.harness}"
     assert (with_usage[0] > 0) is expect.usage, with_usage
+
+
+# Declared (Harness.usage), with no usage in its own fixtures: where its reading is shown instead.
+USAGE_SHOWN_ELSEWHERE = {
+    "pi-coding-agent": "tests/moraine/usage/test_usage_fixtures.py (pi's own usage sample)"
+}
+
+
+def test_every_harness_whose_traces_record_usage_says_where_it_is_read() -> None:
+    """docs/harnesses.md prints each harness's ``usage`` fact; expect.json says (and the test above checks) which
+    harnesses' fixtures carry usage."""
+    declared = {name for name, harness in harnesses().items() if harness.usage}
+    recorded = {expect.harness for expect in expectations() if expect.usage}
+    assert len(recorded) > 20
+    assert recorded - declared == set(), "these harnesses read token usage but do not say so (Harness.usage)"
+    assert declared - recorded == set(USAGE_SHOWN_ELSEWHERE)

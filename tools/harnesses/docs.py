@@ -48,6 +48,7 @@ def _details(h: Harness) -> str:
         lines.append(f"- Resume: `{' '.join(h.resume.words)} <native id>`, run {where}")
     lines.append(f"- Read: {h.reads or 'not documented yet'}")
     lines.append(f"- Not read: {h.not_read or 'not documented yet'}")
+    lines.append(f"- Token usage (`moraine usage`): {h.usage or 'not read'}")
     return "\n".join(lines) + "\n"
 
 

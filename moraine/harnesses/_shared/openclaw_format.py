@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.text import parts_text
 from moraine.harnesses._shared.fields import as_dict, as_list
@@ -26,9 +25,6 @@ __all__ = ["OpenClawAdapter"]
 
 # The date a chat gateway stamps on a relayed message: "[Wed 2026-02-18 11:21 GMT+1] ".
 _GATEWAY_DATE = re.compile(r"^\[[^\]\n]{1,40}\] ")
-_USAGE = UsageKeys(
-    input=("input",), output=("output",), cache_read=("cacheRead",), cache_write=("cacheWrite",)
-)
 
 
 class OpenClawAdapter(PiFamilyNormalizer):
@@ -42,9 +38,7 @@ class OpenClawAdapter(PiFamilyNormalizer):
         if data.get("type") == "message" and message.get("role") == "assistant":
             data = {**data, "message": {**message, "content": _pi_blocks(message.get("content"))}}
         out = super().normalize_object(data, ctx)
-        if message.get("role") == "assistant":
-            attach_usage(out, token_usage(message.get("usage"), _USAGE))
-        elif message.get("role") == "user" and not ctx.state.get("prompted"):
+        if message.get("role") == "user" and not ctx.state.get("prompted"):
             out[:0] = _first_prompt(parts_text(message.get("content"), "text"), ctx)
         return out
 

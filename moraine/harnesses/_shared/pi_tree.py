@@ -15,6 +15,7 @@ from typing import Any
 
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.records import ObjectAdapter
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
 from moraine.harnesses._shared.text import parts_text, render_call
 from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import (
@@ -39,6 +40,12 @@ from moraine.harness_api.model import (
 )
 
 __all__ = ["PiFamilyNormalizer"]
+
+# The usage object pi (and the OpenClaw family) writes on an assistant message; its ``totalTokens`` and ``cost``
+# are not read (Moraine prices tokens itself).
+PI_USAGE = UsageKeys(
+    input=("input",), output=("output",), cache_read=("cacheRead",), cache_write=("cacheWrite",)
+)
 
 # stopReason -> how the turn ended (toolUse continues the turn).
 _STOP_KINDS = {
@@ -75,6 +82,10 @@ class PiFamilyNormalizer(ObjectAdapter):
         handler = _HANDLERS.get(kind)
         if handler is not None:
             out.extend(handler(data, base, ctx))
+        message = as_dict(data.get("message"))
+        if kind == "message" and message.get("role") == "assistant":
+            # pi writes one entry per model call, its usage on the assistant message: counted on its first event
+            attach_usage(out, token_usage(message.get("usage"), PI_USAGE))
         return out
 
     def _sidechain(self, ctx: StreamContext) -> bool:

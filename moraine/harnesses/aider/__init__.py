@@ -17,6 +17,7 @@ HARNESS = Harness(
     name="aider",
     display_name="Aider",
     adapter="moraine.harnesses.aider.adapter:AiderAdapter",
+    usage="per reply: the `Tokens: N sent, N cache write, N cache hit, N received` line after it",
     locations=(
         Location(
             source="aider",

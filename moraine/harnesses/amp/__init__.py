@@ -8,6 +8,7 @@ HARNESS = Harness(
     name="amp",
     display_name="Amp",
     adapter="moraine.harnesses.amp.adapter:AmpAdapter",
+    usage="per assistant message (its usage object)",
     locations=(Location(source="amp", glob="~/.local/share/amp/threads/*.json", reader="amp_thread"),),
     readers={"amp_thread": "moraine.harnesses.amp.thread_reader:AmpThreadReader"},
     reads=(

@@ -8,6 +8,7 @@ HARNESS = Harness(
     name="claude-code",
     display_name="Claude Code",
     adapter="moraine.harnesses._shared.claude_format.adapter:ClaudeCodeAdapter",
+    usage="per API message (`message.usage`); the lines of one streamed message each repeat it under the same `message.id` and it is counted once",
     locations=(
         Location("claude", "~/.claude/projects/**/*.jsonl", windows_glob="~/.claude/projects/**/*.jsonl"),
         # Claude Desktop's local agent mode keeps Claude Code transcripts of its own, on macOS only.

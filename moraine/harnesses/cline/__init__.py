@@ -18,6 +18,7 @@ HARNESS = Harness(
     name="cline",
     display_name="Cline",
     adapter="moraine.harnesses.cline.adapter:ClineAdapter",
+    usage="per API request (its `api_req_started` record's tokens in, out, cache reads and writes)",
     locations=(
         *task_locations("cline", "saoudrizwan.claude-dev"),
         Location(source="cline-home", glob=_HOME_TASKS, reader=READER, windows_glob=_HOME_TASKS),

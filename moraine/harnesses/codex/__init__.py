@@ -6,6 +6,7 @@ HARNESS = Harness(
     name="codex",
     display_name="Codex",
     adapter="moraine.harnesses._shared.codex_format.adapter:CodexAdapter",
+    usage="per model call (`token_count` events' `last_token_usage`; a repeated event, `total_token_usage` unchanged, is counted once; cached input is left out of input)",
     locations=(
         Location("codex", "~/.codex/sessions/**/*.jsonl", windows_glob="~/.codex/sessions/**/*.jsonl"),
     ),

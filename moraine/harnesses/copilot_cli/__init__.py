@@ -12,6 +12,7 @@ HARNESS = Harness(
     name="copilot-cli",
     display_name="GitHub Copilot CLI",
     adapter="moraine.harnesses.copilot_cli.adapter:CopilotCliAdapter",
+    usage="output tokens only, per assistant message (`outputTokens`)",
     locations=(
         in_home("copilot-cli", f"{_STATE}/*/events.jsonl", _STATE),
         in_home("copilot-cli-flat", f"{_STATE}/*.jsonl", _STATE),

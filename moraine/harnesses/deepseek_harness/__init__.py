@@ -7,6 +7,7 @@ HARNESS = Harness(
     name="deepseek-harness",
     display_name="DeepSeek Harness",
     adapter="moraine.harnesses.deepseek_harness.adapter:DeepSeekHarnessAdapter",
+    usage="per assistant message (its `usage`)",
     locations=(in_home("deepseek-harness", "~/.dsh/sessions/*/*/session.jsonl", "~/.dsh/sessions"),),
     reads=(
         "session logs (version 0): header (id, cwd, parent), user messages (injected ones as system), assistant "

@@ -8,6 +8,7 @@ HARNESS = Harness(
     name="devin-cli",
     display_name="Devin CLI",
     adapter="moraine.harnesses.devin_cli.adapter:DevinCliAdapter",
+    usage="per step (`metrics`: prompt, cached and completion tokens)",
     locations=(
         Location(
             source="devin-cli",

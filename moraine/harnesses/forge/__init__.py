@@ -7,6 +7,7 @@ HARNESS = Harness(
     name="forge",
     display_name="Forge",
     adapter="moraine.harnesses.forge.adapter:ForgeAdapter",
+    usage="per assistant message (its `usage`)",
     locations=(in_home("forge", "~/.forge/.forge.db", "~/.forge", "forge_sqlite"),),
     resume=Resume(("forge", "--conversation-id")),
     readers={"forge_sqlite": "moraine.harnesses.forge.reader:ForgeReader"},

@@ -195,9 +195,13 @@ def _usage(tokens: Any) -> TokenUsage | None:
     counts = as_dict(tokens)
     if not counts:
         return None
+    # Gemini's prompt count includes the cached tokens, and its output count leaves the thoughts out (billed as
+    # output): Moraine's input excludes cache reads and its output includes reasoning (``TokenUsage``).
+    prompt, cached = as_int(counts.get("input")), as_int(counts.get("cached"))
+    output, thoughts = as_int(counts.get("output")), as_int(counts.get("thoughts"))
     return TokenUsage(
-        input=as_int(counts.get("input")),
-        output=as_int(counts.get("output")),
-        cache_read=as_int(counts.get("cached")),
-        reasoning=as_int(counts.get("thoughts")),
+        input=max(0, prompt - (cached or 0)) if prompt is not None else None,
+        output=(output or 0) + (thoughts or 0) if output is not None or thoughts is not None else None,
+        cache_read=cached,
+        reasoning=thoughts,
     )

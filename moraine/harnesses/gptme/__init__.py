@@ -8,6 +8,7 @@ HARNESS = Harness(
     name="gptme",
     display_name="gptme",
     adapter="moraine.harnesses.gptme.adapter:GptmeAdapter",
+    usage="per assistant message (`metadata.usage`)",
     locations=(Location(source="gptme", glob="~/.local/share/gptme/logs/*/conversation.jsonl"),),
     reads=(
         "user, assistant, system and tool messages; tool uses written as fenced blocks (save, append, patch, "

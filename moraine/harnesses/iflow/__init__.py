@@ -9,6 +9,7 @@ HARNESS = Harness(
     name="iflow",
     display_name="iFlow CLI",
     adapter="moraine.harnesses.iflow.adapter:IflowAdapter",
+    usage="per API message, as Claude Code's; the counts iFlow writes are zero",
     locations=(in_home("iflow", "~/.iflow/projects/*/session-*.jsonl", "~/.iflow/projects"),),
     reads=(
         "session transcripts in Claude Code's format (prompts, replies, thinking, tool calls deduplicated across "

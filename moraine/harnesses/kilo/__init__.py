@@ -13,6 +13,7 @@ HARNESS = Harness(
     name="kilo",
     display_name="Kilo Code",
     adapter="moraine.harnesses.kilo.adapter:KiloAdapter",
+    usage="per model step (a `step-finish` part's tokens)",
     locations=(
         Location(source="kilo", glob="~/.local/share/kilo/kilo.db", reader="opencode_sqlite"),
         *task_locations("kilo-legacy", "kilocode.kilo-code"),

@@ -7,6 +7,7 @@ HARNESS = Harness(
     name="openclaw",
     display_name="OpenClaw",
     adapter="moraine.harnesses._shared.openclaw_format:OpenClawAdapter",
+    usage="per assistant message (`usage`: input, output, cacheRead, cacheWrite)",
     locations=(
         in_home("openclaw", "~/.openclaw/agents/*/sessions/*.jsonl", "~/.openclaw/agents"),
         in_home(

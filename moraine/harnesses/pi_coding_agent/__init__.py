@@ -6,6 +6,7 @@ HARNESS = Harness(
     name="pi-coding-agent",
     display_name="Pi Coding Agent",
     adapter="moraine.harnesses.pi_coding_agent.adapter:PiAdapter",
+    usage="per assistant message (`usage`: input, output, cacheRead, cacheWrite)",
     locations=(
         Location("pi", "~/.pi/agent/sessions/**/*.jsonl", windows_glob="~/.pi/agent/sessions/**/*.jsonl"),
         Location("omp", "~/.omp/agent/sessions/**/*.jsonl", windows_glob="~/.omp/agent/sessions/**/*.jsonl"),

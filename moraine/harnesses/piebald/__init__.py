@@ -6,6 +6,7 @@ HARNESS = Harness(
     name="piebald",
     display_name="Piebald",
     adapter="moraine.harnesses.piebald.adapter:PiebaldAdapter",
+    usage="per assistant message (its token counts)",
     locations=(
         Location(
             source="piebald",

@@ -8,6 +8,7 @@ HARNESS = Harness(
     name="poolside",
     display_name="Poolside",
     adapter="moraine.harnesses.poolside.adapter:PoolsideAdapter",
+    usage="per model call (the usage update before its reply)",
     locations=(
         Location(
             source="poolside",

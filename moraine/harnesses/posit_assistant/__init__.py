@@ -7,6 +7,7 @@ HARNESS = Harness(
     name="posit-assistant",
     display_name="Posit Assistant",
     adapter="moraine.harnesses.posit_assistant.adapter:PositAssistantAdapter",
+    usage="per assistant message (`usage`: inputTokens, outputTokens, cache reads and writes)",
     locations=(
         in_home(
             "posit-assistant",

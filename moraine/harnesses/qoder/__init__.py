@@ -11,6 +11,7 @@ HARNESS = Harness(
     name="qoder",
     display_name="Qoder",
     adapter="moraine.harnesses.qoder.adapter:QoderAdapter",
+    usage="per API message, as Claude Code's (`message.usage`, a streamed message's repeats counted once)",
     locations=(
         in_home("qoder", "~/.qoder/projects/**/*.jsonl", "~/.qoder/projects"),
         in_home("qoderwork", "~/.qoderwork/projects/**/*.jsonl", "~/.qoderwork/projects"),

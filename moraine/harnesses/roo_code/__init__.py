@@ -9,6 +9,7 @@ HARNESS = Harness(
     name="roo-code",
     display_name="Roo Code",
     adapter="moraine.harnesses.roo_code.adapter:RooCodeAdapter",
+    usage="per API request (its `api_req_started` record's tokens in, out, cache reads and writes)",
     locations=task_locations("roo-code", "rooveterinaryinc.roo-cline"),
     reads=(
         "tasks/<id>/ui_messages.json as for Cline (prompts, responses, reasoning, completion results, file tools, "

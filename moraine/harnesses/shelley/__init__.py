@@ -9,6 +9,7 @@ HARNESS = Harness(
     readers={"shelley_sqlite": "moraine.harnesses.shelley.reader:ShelleyReader"},
     display_name="Shelley",
     adapter="moraine.harnesses.shelley.adapter:ShelleyAdapter",
+    usage="per assistant message (its `usage`)",
     reads=(
         "conversations (SQLite, read-only): slug as title, cwd, user and agent messages, thinking, tool uses and "
         "results with errors, per-message model and token usage"

@@ -8,6 +8,7 @@ HARNESS = Harness(
     name="trae-cli",
     display_name="TRAE CLI",
     adapter="moraine.harnesses.trae_cli.adapter:TraeCliAdapter",
+    usage="per model call, as Codex's (`token_count` events' `last_token_usage`, repeats counted once)",
     locations=(
         Location(source="trae-cli", glob="~/.trae/cli/sessions/**/*.jsonl"),
         Location(source="trae-cli-archived", glob="~/.trae/cli/archived_sessions/*.jsonl"),

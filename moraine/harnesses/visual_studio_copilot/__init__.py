@@ -10,6 +10,7 @@ HARNESS = Harness(
     name="visual-studio-copilot",
     display_name="Visual Studio Copilot",
     adapter="moraine.harnesses.visual_studio_copilot.adapter:VisualStudioCopilotAdapter",
+    usage="per model call span (`gen_ai.usage.input_tokens`, `output_tokens`)",
     locations=(
         Location(
             source="visual-studio-copilot",

@@ -8,6 +8,7 @@ HARNESS = Harness(
     name="zed",
     display_name="Zed",
     adapter="moraine.harnesses.zed.adapter:ZedAdapter",
+    usage="per assistant message (the thread's request token usage)",
     locations=(
         Location(
             source="zed",

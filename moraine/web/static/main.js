@@ -10,12 +10,13 @@ import { renderSearch } from "./search.js";
 import { loadSession, sessionView } from "./session.js";
 import { renderSessions } from "./sessions.js";
 import { loadTurn, turnView } from "./turn.js";
+import { renderUsage } from "./usage.js";
 import { errorBox, loading } from "./ui.js";
 
 const root = document.getElementById("view");
 let controller = null;
 
-const TITLES = { search: "Search", sessions: "Sessions", files: "Files" };
+const TITLES = { search: "Search", sessions: "Sessions", files: "Files", usage: "Usage" };
 
 async function renderObject(route, signal) {
   const cursor = route.params.get("cursor");
@@ -62,6 +63,7 @@ async function render() {
     if (route.view === "search") outcome = await renderSearch(root, route.params, signal);
     else if (route.view === "sessions") await renderSessions(root, route.params, signal);
     else if (route.view === "files") await renderFiles(root, route.params, signal);
+    else if (route.view === "usage") await renderUsage(root, route.params, signal);
     else await renderObject(route, signal);
     if (signal.aborted) return;
     if (outcome === "select-first") selectFirst();

@@ -5,6 +5,7 @@
 //   supplied the ID, e.g. open.turn_id; IDs are never parsed)
 //   #/open/<id>                     (any ID, e.g. pasted: opened once, then shown by the kind the tool reports)
 //   #/files?path=…&scope=…&granularity=…&harness=…&source=…&tool=…&mutations=1
+//   #/usage?range=30d | from=…&to=…, &harness=…&project=…&stack=model|harness
 
 /** Parse location.hash into {view, id, params}. */
 export function parseHash(hash = location.hash) {
@@ -18,7 +19,7 @@ export function parseHash(hash = location.hash) {
     try { id = decodeURIComponent(id); } catch { /* keep the raw text: the tool will say it is malformed */ }
     return { view: path.slice(0, slash), id, params };
   }
-  const view = ["search", "sessions", "files"].includes(path) ? path : "search";
+  const view = ["search", "sessions", "files", "usage"].includes(path) ? path : "search";
   return { view, id: null, params };
 }
 

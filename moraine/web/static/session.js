@@ -6,6 +6,7 @@ import { forgetButton } from "./forget.js";
 import { previousOf, remember } from "./pages.js";
 import { go, sessionLink, turnLink, viewLink } from "./router.js";
 import { turnRow } from "./rows.js";
+import { sessionUsage } from "./usage.js";
 import {
   crumbs, emptyState, envelopeViewer, exportLinks, meta, originBadges, pager, searchWithin, sessionTitle, statusBadge, warningsBox,
 } from "./ui.js";
@@ -37,6 +38,7 @@ export function sessionView(envelope, signal, cursor) {
         meta("Updated", time(session.updated_at)),
         meta("Turns", count(session.turn_count)),
         meta("Events", count(session.event_count)),
+        sessionUsage(session.id, signal),
         meta("ID", h("span", { class: "id" }, h("code", {}, session.id), copyButton(session.id))),
         session.native_id
           ? meta("Harness ID", h("span", { class: "id" }, h("code", {}, session.native_id), copyButton(session.native_id)))

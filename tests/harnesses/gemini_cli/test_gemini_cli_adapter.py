@@ -39,7 +39,7 @@ def test_a_json_chat_reads_prompts_thoughts_calls_results_usage_and_the_summary_
         EventType.TOOL_CALL,
     ]
     assert found[0].starts_turn and "geminiquokkakeyword" in found[0].text
-    assert found[1].usage == TokenUsage(input=8210, output=61, cache_read=4096, reasoning=120)
+    assert found[1].usage == TokenUsage(input=8210 - 4096, output=61 + 120, cache_read=4096, reasoning=120)
     calls = {e.tool_call_id: e for e in found if e.type is EventType.TOOL_CALL}
     responses = {e.tool_call_id: e for e in found if e.type is EventType.TOOL_RESPONSE}
     assert (

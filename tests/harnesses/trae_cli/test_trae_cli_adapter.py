@@ -17,7 +17,9 @@ def test_a_rollout_reads_as_codex_with_the_last_call_token_usage() -> None:
     sessions = {i.session for i in items if isinstance(i, SessionInfo)}
     assert sessions == {"019fd2a4-6c1e-7b30-9a52-4e8d0c7f1b26"}
     [usage] = [e.usage for e in events(items) if e.usage is not None]
-    assert usage == TokenUsage(input=11210, output=287, cache_read=9984, reasoning=128)
+    assert usage == TokenUsage(
+        input=11210 - 9984, output=287, cache_read=9984, reasoning=128
+    )  # input: uncached
     calls = events(items, type=EventType.TOOL_CALL)
     assert [c.tool_name for c in calls] == ["shell", "apply_patch"]
     [final] = [e for e in events(items, type=EventType.ASSISTANT_RESPONSE) if e.is_final_answer]

@@ -64,6 +64,7 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("POST", "/v1/daemon/call", {"tool": "search_sessions", "arguments": {"query": "narwhal"}}),
     ("GET", "/v1/daemon/attach", None),
     ("GET", "/v1/daemon/status", None),
+    ("GET", "/v1/daemon/usage", None),
     ("POST", "/v1/daemon/web-login", {}),
     ("POST", "/v1/daemon/forget", {"criteria": {"ids": ["session:ses_0000000000001"]}}),
     ("GET", "/no/such/route", None),
@@ -123,6 +124,7 @@ def _build(store: Store, access: Access) -> RequestGuard:
         lambda: {"pid": 1, "version": "test"},
         lambda limit: store_report(store, limit),
         access,
+        usage=store,
     )
     assert isinstance(gate, RequestGuard)
     return gate

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
 from moraine.harnesses._shared.codex_format._codex_record import (
@@ -13,7 +15,7 @@ from moraine.harnesses._shared.codex_format._codex_record import (
 from moraine.harnesses._shared.text import message_text
 from moraine.harnesses._shared.usage import read_usage
 from moraine.harnesses._shared.fields import as_dict, as_int, as_str
-from moraine.harness_api.model import ContentFormat, EventType, IngestError, TerminalKind
+from moraine.harness_api.model import ContentFormat, EventType, IngestError, TerminalKind, TokenUsage
 
 __all__ = ["event_msg"]
 
@@ -70,14 +72,9 @@ def event_msg(rec: CodexRecord, payload: dict[str, Any]) -> None:
             msg_type,
             _token_text(payload),
             record_type="event_msg",
+            model=rec.model,
             provenance=provenance,
-            usage=read_usage(
-                as_dict(payload.get("info")).get("last_token_usage"),
-                input="input_tokens",
-                output="output_tokens",
-                cache_read="cached_input_tokens",
-                reasoning="reasoning_output_tokens",
-            ),
+            usage=_call_usage(rec, as_dict(payload.get("info"))),
         )
     else:
         type_ = EventType.RUNTIME if msg_type in _RUNTIME_MSGS else EventType.SYSTEM
@@ -121,6 +118,28 @@ def _mirror_msg(rec: CodexRecord, payload: dict[str, Any], msg_type: str, proven
             model=rec.model,
             provenance=provenance,
         )
+
+
+def _call_usage(rec: CodexRecord, info: dict[str, Any]) -> TokenUsage | None:
+    """Return the usage of the model call a token_count reports, once: Codex writes the same count again (the
+    session's running ``total_token_usage`` unchanged) after a call, and each repeat would count its tokens twice.
+    OpenAI counts cached tokens inside ``input_tokens`` and reasoning inside ``output_tokens``; Moraine's ``input``
+    leaves cache reads out (``TokenUsage``)."""
+    total = as_dict(info.get("total_token_usage"))
+    seen = json.dumps(total, sort_keys=True) if total else None
+    if seen is not None and seen == rec.state.get("usage_total"):
+        return None
+    rec.state["usage_total"] = seen
+    usage = read_usage(
+        info.get("last_token_usage"),
+        input="input_tokens",
+        output="output_tokens",
+        cache_read="cached_input_tokens",
+        reasoning="reasoning_output_tokens",
+    )
+    if usage is None or usage.input is None or usage.cache_read is None:
+        return usage
+    return replace(usage, input=max(0, usage.input - usage.cache_read))
 
 
 def _token_text(payload: dict[str, Any]) -> str:
