@@ -26,11 +26,11 @@ _DEFAULTS = SemanticSettings()
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _table(out: Outcome) -> Table:
-    table = Table("method", "category", "queries", "MRR@10", "recall@1", "recall@10")
+def _table(out: Outcome, by: str = "category") -> Table:
+    table = Table("method", by.replace("_", " "), "queries", "MRR@10", "recall@1", "recall@10")
     for method in [m for m in METHODS if m in out.ranks]:
-        for category in [None, *out.categories()]:
-            s = out.scores(method, category)
+        for category in [None, *out.categories(by)]:
+            s = out.scores(method, category, by)
             table.add_row(method if category is None else "", category or "all", str(s.queries),
                           f"{s.mrr10:.3f}", f"{s.recall1:.3f}", f"{s.recall10:.3f}")  # fmt: skip
     return table
@@ -211,6 +211,8 @@ def main(
         )
         out = evaluate(store, embedder, settings, ranking, labels)
     console.print(_table(out))
+    if out.categories("answer_kind"):
+        console.print(_table(out, "answer_kind"))
     if embedder is not None:
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0
         console.print(f"embedded {out.embedded} events in {out.embed_seconds:.1f} s ({rate:.1f} passages/s, "
