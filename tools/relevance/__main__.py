@@ -136,6 +136,10 @@ def _locomo(
 @_bm25_option(
     "--when-weight", "when_weight", "A query asking when lifts the candidates that say when 1 + W times."
 )
+@_bm25_option("--tool-b", "tool_b", "BM25 b of tool calls and outputs.")
+@_bm25_option(
+    "--tool-form-weight", "tool_form_weight", "Weight of other word forms in tool calls and outputs."
+)
 @click.option(
     "--keep-function-words", is_flag=True, help="Rank by every query term, function words included."
 )
@@ -172,6 +176,8 @@ def main(
     form_weight: float,
     replies_first: bool,
     when_weight: float,
+    tool_b: float,
+    tool_form_weight: float,
     keep_function_words: bool,
     locomo: Path | None,
     only: tuple[str, ...],
@@ -206,6 +212,8 @@ def main(
                 form_weight=form_weight,
                 replies_first=replies_first,
                 when_weight=when_weight,
+                tool_b=tool_b,
+                tool_form_weight=tool_form_weight,
             ),
             keep_function_words,
         )
