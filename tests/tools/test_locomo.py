@@ -4,10 +4,13 @@ questions through ``moraine mcp``, a figure for every category present (no thres
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from pathlib import Path
 
 from tools.relevance.locomo import category_names, rank_conversation, scores
 from tools.relevance.locomo_data import load_conversation
+from tools.relevance.locomo_replay import replay_conversation
 
 _SESSIONS = [
     ("1:56 pm on 8 May, 2023", [
@@ -75,3 +78,21 @@ def test_the_runner_scores_every_category_present_through_the_mcp_server(tmp_pat
     assert [category for category, _ in turns] == [category for category, _ in lexical]
     assert turns[0] == (4, 1)  # the adoption message itself is the first event hit
     assert all(0 <= rank <= 10 for _, rank in turns)
+
+
+def test_a_replay_on_the_kept_store_gives_the_ranks_of_the_mcp_run(tmp_path: Path) -> None:
+    path = _write(tmp_path)
+    keep = Path(
+        tempfile.mkdtemp(prefix="mlk", dir="/tmp")
+    )  # short: the daemon's socket path must fit AF_UNIX
+    try:
+        through_mcp = rank_conversation(path, ["lexical"], keep)
+        replayed = replay_conversation(path, ["lexical"], keep)
+    finally:
+        shutil.rmtree(keep, ignore_errors=True)
+    assert replayed.by_method["lexical"] == through_mcp.by_method["lexical"]
+    assert replayed.turns_by_method["lexical"] == through_mcp.turns_by_method["lexical"]
+    assert through_mcp.by_method["lexical"][0] == (4, 1) and through_mcp.turns_by_method["lexical"][0] == (
+        4,
+        1,
+    )

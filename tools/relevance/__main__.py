@@ -1,5 +1,5 @@
 """Command line: ``python -m tools.relevance [--set current|coding] [--lexical-only] [--vector-weight W] [--depth N] [--min-words W] [--context W] [--misses]``,
-or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR]`` (LoCoMo)."""
+or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR [--replay]]`` (LoCoMo)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from rich.table import Table
 from moraine.semantic.embedder import SemanticUnavailableError, load_embedder
 from moraine.semantic.hybrid import SemanticSettings
 from tools.relevance.locomo import PEER, Ranks, category_names, conversation_files, rank_conversation, scores
+from tools.relevance.locomo_replay import replay_conversation
 from moraine.store.reads.search import Bm25
 from tools.relevance.metrics import CUTOFF
 from tools.relevance.run import METHODS, Outcome, Ranking, build_store, evaluate
@@ -71,12 +72,29 @@ def _locomo_table(ranks: Ranks) -> Table:
 
 
 def _locomo(
-    directory: Path, only: tuple[str, ...], keep: Path | None, lexical_only: bool, json_out: Path | None
+    directory: Path,
+    only: tuple[str, ...],
+    keep: Path | None,
+    lexical_only: bool,
+    json_out: Path | None,
+    replay: bool = False,
 ) -> None:
     console = Console()
     methods = ["lexical"] if lexical_only else ["lexical", "hybrid"]
     ranks = Ranks()
+    if replay and keep is None:
+        raise click.UsageError("--replay needs --keep: the directory of an earlier run's kept stores")
+    embedder = None
+    if replay and not lexical_only:
+        try:
+            embedder = load_embedder(1)
+        except SemanticUnavailableError as exc:
+            raise click.ClickException(f"{exc} (or pass --lexical-only)") from exc
     for path in conversation_files(directory, only):
+        if replay and keep is not None:
+            console.print(f"{path.stem}: replaying in this process on the kept store ({', '.join(methods)})")
+            ranks.extend(replay_conversation(path, methods, keep, embedder))
+            continue
         console.print(f"{path.stem}: indexing and asking through moraine mcp ({', '.join(methods)})")
         ranks.extend(rank_conversation(path, methods, keep))
     console.print(_locomo_table(ranks))
@@ -90,7 +108,7 @@ def _locomo(
                 }
             )
         )
-    if not lexical_only:
+    if not lexical_only and not replay:
         console.print(f"embedder backlog cleared in {ranks.embed_seconds:.0f} s in total (after indexing)")
 
 
@@ -157,6 +175,11 @@ def _locomo(
     help="LoCoMo: keep each conversation's home (store, vectors) here and reuse it next time.",
 )
 @click.option(
+    "--replay",
+    is_flag=True,
+    help="LoCoMo: ask in this process on the stores an earlier --keep run kept (no daemon; to try variants).",
+)
+@click.option(
     "--json",
     "json_out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -182,12 +205,13 @@ def main(
     locomo: Path | None,
     only: tuple[str, ...],
     keep: Path | None,
+    replay: bool,
     json_out: Path | None,
 ) -> None:
     """Print MRR@10, recall@1 and recall@10 per ranking method and query category on the labeled set (or, with
     --locomo, hit@1, hit@5 and MRR per LoCoMo category beside the best published peer)."""
     if locomo is not None:
-        _locomo(locomo, only, keep, lexical_only, json_out)
+        _locomo(locomo, only, keep, lexical_only, json_out, replay)
         return
     console = Console()
     embedder = None
