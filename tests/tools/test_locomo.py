@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 from tools.relevance.locomo import category_names, rank_conversation, scores
 from tools.relevance.locomo_data import load_conversation
-from tools.relevance.locomo_replay import replay_conversation
 
 _SESSIONS = [
     ("1:56 pm on 8 May, 2023", [
@@ -81,17 +82,23 @@ def test_the_runner_scores_every_category_present_through_the_mcp_server(tmp_pat
 
 
 def test_a_replay_on_the_kept_store_gives_the_ranks_of_the_mcp_run(tmp_path: Path) -> None:
-    path = _write(tmp_path)
+    path, out = _write(tmp_path), tmp_path / "replay.json"
     keep = Path(
         tempfile.mkdtemp(prefix="mlk", dir="/tmp")
     )  # short: the daemon's socket path must fit AF_UNIX
     try:
         through_mcp = rank_conversation(path, ["lexical"], keep)
-        replayed = replay_conversation(path, ["lexical"], keep)
+        # In a process of its own: chDB opens one store per process, and this one may hold the test store's.
+        subprocess.run(
+            [sys.executable, "-m", "tools.relevance", "--locomo", str(tmp_path), "--keep", str(keep), "--replay",
+             "--lexical-only", "--json", str(out)],
+            check=True, capture_output=True, timeout=300,
+        )  # fmt: skip
     finally:
         shutil.rmtree(keep, ignore_errors=True)
-    assert replayed.by_method["lexical"] == through_mcp.by_method["lexical"]
-    assert replayed.turns_by_method["lexical"] == through_mcp.turns_by_method["lexical"]
+    replayed = json.loads(out.read_text(encoding="utf-8"))
+    assert [tuple(r) for r in replayed["ranks"]["lexical"]] == through_mcp.by_method["lexical"]
+    assert [tuple(r) for r in replayed["turn_ranks"]["lexical"]] == through_mcp.turns_by_method["lexical"]
     assert through_mcp.by_method["lexical"][0] == (4, 1) and through_mcp.turns_by_method["lexical"][0] == (
         4,
         1,
