@@ -93,13 +93,15 @@ def parse_query(text: str) -> ParsedQuery:
 
 
 def _natural_words(text: str) -> int:
-    """Count the plain words of ``text``: letters only, not camelCase; a run of CJK/kana counts one per two
-    characters."""
+    """Count the plain words of ``text``: letters only, not camelCase; in a token written in CJK or kana (a
+    sentence without spaces) its wide letters count one per two, whatever Latin words or punctuation it holds
+    ("OpenAIに切り替えてGPT5を使うのは...")."""
     count = 0
     for token in text.split():
         word = token.strip(_EDGE_PUNCT)
-        if not word or not _WORD.match(word) or _CAMEL.search(word):
-            continue
-        wide = sum(1 for ch in word if ord(ch) >= 0x2E80)
-        count += max(1, wide // 2) if wide else 1
+        wide = sum(1 for ch in word if ord(ch) >= 0x2E80 and ch.isalpha())
+        if wide >= 2:
+            count += wide // 2
+        elif word and _WORD.match(word) and not _CAMEL.search(word):
+            count += 1
     return count

@@ -4,6 +4,10 @@ questions through ``moraine mcp``, a figure for every category present (no thres
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 from tools.relevance.locomo import category_names, rank_conversation, scores
@@ -75,3 +79,27 @@ def test_the_runner_scores_every_category_present_through_the_mcp_server(tmp_pat
     assert [category for category, _ in turns] == [category for category, _ in lexical]
     assert turns[0] == (4, 1)  # the adoption message itself is the first event hit
     assert all(0 <= rank <= 10 for _, rank in turns)
+
+
+def test_a_replay_on_the_kept_store_gives_the_ranks_of_the_mcp_run(tmp_path: Path) -> None:
+    path, out = _write(tmp_path), tmp_path / "replay.json"
+    keep = Path(
+        tempfile.mkdtemp(prefix="mlk", dir="/tmp")
+    )  # short: the daemon's socket path must fit AF_UNIX
+    try:
+        through_mcp = rank_conversation(path, ["lexical"], keep)
+        # In a process of its own: chDB opens one store per process, and this one may hold the test store's.
+        subprocess.run(
+            [sys.executable, "-m", "tools.relevance", "--locomo", str(tmp_path), "--keep", str(keep), "--replay",
+             "--lexical-only", "--json", str(out)],
+            check=True, capture_output=True, timeout=300,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(keep, ignore_errors=True)
+    replayed = json.loads(out.read_text(encoding="utf-8"))
+    assert [tuple(r) for r in replayed["ranks"]["lexical"]] == through_mcp.by_method["lexical"]
+    assert [tuple(r) for r in replayed["turn_ranks"]["lexical"]] == through_mcp.turns_by_method["lexical"]
+    assert through_mcp.by_method["lexical"][0] == (4, 1) and through_mcp.turns_by_method["lexical"][0] == (
+        4,
+        1,
+    )

@@ -1,5 +1,5 @@
 """Command line: ``python -m tools.relevance [--set current|coding] [--lexical-only] [--vector-weight W] [--depth N] [--min-words W] [--context W] [--misses]``,
-or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR]`` (LoCoMo)."""
+or ``python -m tools.relevance --locomo DIR [--lexical-only] [--conversation NAME] [--keep DIR [--replay]]`` (LoCoMo)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from rich.table import Table
 from moraine.semantic.embedder import SemanticUnavailableError, load_embedder
 from moraine.semantic.hybrid import SemanticSettings
 from tools.relevance.locomo import PEER, Ranks, category_names, conversation_files, rank_conversation, scores
+from tools.relevance.locomo_replay import replay_conversation
 from moraine.store.reads.search import Bm25
 from tools.relevance.metrics import CUTOFF
 from tools.relevance.run import METHODS, Outcome, Ranking, build_store, evaluate
@@ -26,11 +27,11 @@ _DEFAULTS = SemanticSettings()
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _table(out: Outcome) -> Table:
-    table = Table("method", "category", "queries", "MRR@10", "recall@1", "recall@10")
+def _table(out: Outcome, by: str = "category") -> Table:
+    table = Table("method", by.replace("_", " "), "queries", "MRR@10", "recall@1", "recall@10")
     for method in [m for m in METHODS if m in out.ranks]:
-        for category in [None, *out.categories()]:
-            s = out.scores(method, category)
+        for category in [None, *out.categories(by)]:
+            s = out.scores(method, category, by)
             table.add_row(method if category is None else "", category or "all", str(s.queries),
                           f"{s.mrr10:.3f}", f"{s.recall1:.3f}", f"{s.recall10:.3f}")  # fmt: skip
     return table
@@ -71,12 +72,29 @@ def _locomo_table(ranks: Ranks) -> Table:
 
 
 def _locomo(
-    directory: Path, only: tuple[str, ...], keep: Path | None, lexical_only: bool, json_out: Path | None
+    directory: Path,
+    only: tuple[str, ...],
+    keep: Path | None,
+    lexical_only: bool,
+    json_out: Path | None,
+    replay: bool = False,
 ) -> None:
     console = Console()
     methods = ["lexical"] if lexical_only else ["lexical", "hybrid"]
     ranks = Ranks()
+    if replay and keep is None:
+        raise click.UsageError("--replay needs --keep: the directory of an earlier run's kept stores")
+    embedder = None
+    if replay and not lexical_only:
+        try:
+            embedder = load_embedder(1)
+        except SemanticUnavailableError as exc:
+            raise click.ClickException(f"{exc} (or pass --lexical-only)") from exc
     for path in conversation_files(directory, only):
+        if replay and keep is not None:
+            console.print(f"{path.stem}: replaying in this process on the kept store ({', '.join(methods)})")
+            ranks.extend(replay_conversation(path, methods, keep, embedder))
+            continue
         console.print(f"{path.stem}: indexing and asking through moraine mcp ({', '.join(methods)})")
         ranks.extend(rank_conversation(path, methods, keep))
     console.print(_locomo_table(ranks))
@@ -90,7 +108,7 @@ def _locomo(
                 }
             )
         )
-    if not lexical_only:
+    if not lexical_only and not replay:
         console.print(f"embedder backlog cleared in {ranks.embed_seconds:.0f} s in total (after indexing)")
 
 
@@ -136,6 +154,10 @@ def _locomo(
 @_bm25_option(
     "--when-weight", "when_weight", "A query asking when lifts the candidates that say when 1 + W times."
 )
+@_bm25_option("--tool-b", "tool_b", "BM25 b of tool calls and outputs.")
+@_bm25_option(
+    "--tool-form-weight", "tool_form_weight", "Weight of other word forms in tool calls and outputs."
+)
 @click.option(
     "--keep-function-words", is_flag=True, help="Rank by every query term, function words included."
 )
@@ -151,6 +173,11 @@ def _locomo(
     "--keep",
     type=click.Path(file_okay=False, path_type=Path),
     help="LoCoMo: keep each conversation's home (store, vectors) here and reuse it next time.",
+)
+@click.option(
+    "--replay",
+    is_flag=True,
+    help="LoCoMo: ask in this process on the stores an earlier --keep run kept (no daemon; to try variants).",
 )
 @click.option(
     "--json",
@@ -172,16 +199,19 @@ def main(
     form_weight: float,
     replies_first: bool,
     when_weight: float,
+    tool_b: float,
+    tool_form_weight: float,
     keep_function_words: bool,
     locomo: Path | None,
     only: tuple[str, ...],
     keep: Path | None,
+    replay: bool,
     json_out: Path | None,
 ) -> None:
     """Print MRR@10, recall@1 and recall@10 per ranking method and query category on the labeled set (or, with
     --locomo, hit@1, hit@5 and MRR per LoCoMo category beside the best published peer)."""
     if locomo is not None:
-        _locomo(locomo, only, keep, lexical_only, json_out)
+        _locomo(locomo, only, keep, lexical_only, json_out, replay)
         return
     console = Console()
     embedder = None
@@ -206,11 +236,15 @@ def main(
                 form_weight=form_weight,
                 replies_first=replies_first,
                 when_weight=when_weight,
+                tool_b=tool_b,
+                tool_form_weight=tool_form_weight,
             ),
             keep_function_words,
         )
         out = evaluate(store, embedder, settings, ranking, labels)
     console.print(_table(out))
+    if out.categories("answer_kind"):
+        console.print(_table(out, "answer_kind"))
     if embedder is not None:
         rate = out.embedded / out.embed_seconds if out.embed_seconds else 0.0
         console.print(f"embedded {out.embedded} events in {out.embed_seconds:.1f} s ({rate:.1f} passages/s, "

@@ -43,6 +43,9 @@ class LabeledQuery:
     phrase: str
     count: int = 1  # how many events hold the phrase (equivalent copies, e.g. the same file read twice)
     also: tuple[Answer, ...] = ()  # further equivalent answer events
+    answer_kind: str = (
+        ""  # what the answer is (the coding set: tool-call, tool-output, identifier, prose, non-english)
+    )
 
     @property
     def answers(self) -> tuple[Answer, ...]:
@@ -74,7 +77,8 @@ def load_queries(path: Path = QUERIES_FILE) -> list[LabeledQuery]:
             also = tuple(_answer(a) for a in raw.get("also", ()))
             out.append(
                 LabeledQuery(raw["id"], raw["category"], raw["query"],
-                             tuple(raw.get("event_types", DEFAULT_TYPES)), session, phrase, count, also)
+                             tuple(raw.get("event_types", DEFAULT_TYPES)), session, phrase, count, also,
+                             str(raw.get("answer_kind", "")))
             )  # fmt: skip
         except (KeyError, ValueError, TypeError) as exc:
             raise LabelError(f"query {raw!r} is malformed: {exc}") from exc

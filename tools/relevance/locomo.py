@@ -45,7 +45,9 @@ __all__ = [
     "category_names",
     "conversation_files",
     "rank_conversation",
+    "rank_hits",
     "scores",
+    "turn_rank",
 ]
 
 MORAINE = Path(sys.executable).with_name("moraine")
@@ -195,7 +197,7 @@ def _serving(home: _Home, semantic: bool, turns: int) -> Iterator[float]:
             process.wait(10)
 
 
-def _rank(hits: list[dict[str, Any]], gold: set[str]) -> int:
+def rank_hits(hits: list[dict[str, Any]], gold: set[str]) -> int:
     """Position of the first gold session among the hits' distinct sessions (1-based; 0 when absent)."""
     seen: list[str] = []
     for hit in hits:
@@ -207,7 +209,7 @@ def _rank(hits: list[dict[str, Any]], gold: set[str]) -> int:
     return 0
 
 
-def _turn_rank(
+def turn_rank(
     hits: list[dict[str, Any]], conversation: Conversation, numbers: dict[str, int], gold: frozenset[str]
 ) -> int:
     """Position of the first of the first ``TURN_DEPTH`` event hits that is an evidence turn (1-based; 0: none).
@@ -241,8 +243,8 @@ async def _ask(
             if result.is_error or "data" not in envelope:
                 raise RuntimeError(f"search_sessions failed for {q.text!r}: {envelope.get('error')}")
             hits = envelope["data"]["results"]
-            sessions.append((q.category, _rank(hits, {ids[n] for n in q.gold if n in ids})))
-            turns.append((q.category, _turn_rank(hits, conversation, numbers, q.evidence)))
+            sessions.append((q.category, rank_hits(hits, {ids[n] for n in q.gold if n in ids})))
+            turns.append((q.category, turn_rank(hits, conversation, numbers, q.evidence)))
     return sessions, turns
 
 

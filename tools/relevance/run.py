@@ -39,14 +39,15 @@ class Outcome:
     # Hybrid hits found by meaning alone (no query word): (query id, similarity in context, is the query's answer).
     meaning_only: list[tuple[str, float, bool]] = field(default_factory=list)
 
-    def scores(self, method: str, category: str | None = None) -> Scores:
-        """Return the method's scores over all queries or one category."""
-        chosen = [q for q in self.queries if category is None or q.category == category]
+    def scores(self, method: str, category: str | None = None, by: str = "category") -> Scores:
+        """Return the method's scores over all queries or one category (``by``: the query's ``category`` or its
+        ``answer_kind``)."""
+        chosen = [q for q in self.queries if category is None or getattr(q, by) == category]
         return score(self.ranks[method][q.id] for q in chosen)
 
-    def categories(self) -> list[str]:
-        """Return the categories in first-seen order."""
-        return list(dict.fromkeys(q.category for q in self.queries))
+    def categories(self, by: str = "category") -> list[str]:
+        """Return the categories (``by``: ``category`` or ``answer_kind``) in first-seen order."""
+        return list(dict.fromkeys(getattr(q, by) for q in self.queries if getattr(q, by)))
 
 
 class _CachedQueries:

@@ -46,6 +46,9 @@ from moraine.ranking import (
     SESSION_DEPTH,
     SESSION_WEIGHT,
     TIME_WEIGHT,
+    TOOL_B,
+    TOOL_FORM_WEIGHT,
+    TOOL_TYPES,
     WHEN_WEIGHT,
 )
 from moraine.placeholders import ENCRYPTED_REASONING_PLACEHOLDER
@@ -98,6 +101,8 @@ class Bm25:
     time_weight: float = TIME_WEIGHT  # events in the period the query names score 1 + time_weight times more
     replies_first: bool = REPLIES_FIRST  # a candidate asking about the query hands its place to its reply
     when_weight: float = WHEN_WEIGHT  # a query asking when lifts the candidates that say when (0: off)
+    tool_b: float = TOOL_B  # b of tool calls and outputs
+    tool_form_weight: float = TOOL_FORM_WEIGHT  # form weight of tool calls and outputs
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +296,10 @@ def _event_scores(store: Store, query: SearchQuery, bm25: Bm25) -> tuple[list[st
     """Return the terms ranked by, their weights (idf, scaled for forms), and up to limit + 1 rows by event."""
     docs, total = _corpus_sizes.get(store, query.types)
     avgdl = max(total / docs, 1.0) if docs else 1.0
-    forms = list(query.forms) if bm25.form_weight > 0 else []
+    tools = [t for t in query.types if t in TOOL_TYPES]
+    only_tools = len(tools) == len(query.types)
+    form_weight = bm25.tool_form_weight if only_tools else bm25.form_weight
+    forms = list(query.forms) if form_weight > 0 else []
     if len(query.terms) == 1 and not forms:
         # One term: every score is idf(term) times the term's weight, and scores are normalized by the top one, so
         # idf changes neither order nor result and its document frequency need not be counted.
@@ -302,7 +310,7 @@ def _event_scores(store: Store, query: SearchQuery, bm25: Bm25) -> tuple[list[st
         common = max(bm25.form_max_share * n_docs, _FORM_FLOOR)
         terms = [t for t in query.terms if t in df] + [t for t in forms if t in df and df[t] <= common]
         typed = set(query.terms)
-        idf = [_idf(n_docs, df[t]) * (1.0 if t in typed else bm25.form_weight) for t in terms]
+        idf = [_idf(n_docs, df[t]) * (1.0 if t in typed else form_weight) for t in terms]
     if not terms:
         return terms, idf, []
     where = ["term IN {terms:Array(String)}", "type IN {types:Array(String)}"]
@@ -311,7 +319,7 @@ def _event_scores(store: Store, query: SearchQuery, bm25: Bm25) -> tuple[list[st
         "idf": idf,
         "types": list(query.types),
         "k1": bm25.k1,
-        "b": bm25.b,
+        "b": bm25.tool_b if only_tools else bm25.b,
         "avgdl": avgdl,
         "limit": query.limit + 1,
     }
@@ -337,10 +345,25 @@ def _event_scores(store: Store, query: SearchQuery, bm25: Bm25) -> tuple[list[st
         condition, floor_params = project_condition(store, query.floor.project_id)
         where.append(condition)
         params.update(floor_params)
-    weight = (
-        "transform(term, {terms:Array(String)}, {idf:Array(Float64)}, 0.0) * tf * ({k1:Float64} + 1) "
-        "/ (tf + {k1:Float64} * (1 - {b:Float64} + {b:Float64} * doc_len / {avgdl:Float64}))"
-    )
+    term_weight, b = "transform(term, {terms:Array(String)}, {idf:Array(Float64)}, 0.0)", "{b:Float64}"
+    if tools and not only_tools:
+        # Tool calls and outputs among other types: their own length normalization and form weight, by row.
+        tool = "type IN {tool_types:Array(String)}"
+        params.update(tool_types=tools, tool_b=bm25.tool_b)
+        b = f"if({tool}, {{tool_b:Float64}}, {b})"
+        forms_read = [t for t in terms if t not in query.terms]
+        if forms_read and bm25.tool_form_weight == 0:
+            where.append(f"NOT ({tool} AND term IN {{forms_read:Array(String)}})")  # no row scored 0
+            params["forms_read"] = forms_read
+        elif forms_read:
+            scale = bm25.tool_form_weight / form_weight
+            params["tool_idf"] = [
+                w if t in query.terms else w * scale for t, w in zip(terms, idf, strict=True)
+            ]
+            tool_weight = "transform(term, {terms:Array(String)}, {tool_idf:Array(Float64)}, 0.0)"
+            term_weight = f"if({tool}, {tool_weight}, {term_weight})"
+    norm = f"{{k1:Float64}} * (1 - {b} + {b} * doc_len / {{avgdl:Float64}})"
+    weight = f"{term_weight} * tf * ({{k1:Float64}} + 1) / (tf + {norm})"
     if len(terms) == 1:
         # One posting per (term, event): each row is a whole score, so no aggregation (half the cost on common terms).
         select, group = f"timestamp AS ts, round({weight}, {_SCORE_DIGITS}) AS score", ""

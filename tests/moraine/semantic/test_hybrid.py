@@ -28,6 +28,9 @@ class _NoModel:
         ("X-RateLimit-Reset", 0),
         ("Warum läuft das Backup nicht mehr?", 6),
         ("本番ビルドが遅い", 4),
+        # A sentence without spaces that holds a Latin name, a digit or an ideographic comma is still one.
+        ("OpenAIに切り替えてGPT5を使うのはどれくらい大変？", 9),
+        ("テストは要らない、スクリーンショットを見る", 10),
     ],
 )
 def test_plain_words_are_counted_and_identifiers_are_not(query: str, words: int) -> None:

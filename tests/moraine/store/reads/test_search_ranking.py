@@ -164,3 +164,36 @@ def test_an_event_on_the_date_the_query_names_is_lifted(store: Store) -> None:
     assert first_hit(store, query, Bm25()) == "answer"
     # The rule switched off: the chatty September session says "dinner" twice.
     assert first_hit(store, query, Bm25(time_weight=0.0)) == "chatty"
+
+
+def _tool_outputs(store: Store) -> None:
+    """Two tool outputs naming the failure: a one-line one, and a long log that names it twice among other lines;
+    one that holds only another form of a query word; and a person's message holding only such forms."""
+    corpus = Corpus(store)
+    log = " ".join(f"step{i} compiled module{i} in {i} ms" for i in range(12))
+    corpus.add(Sess("answer", turns=[[Ev("tool_response", "deploy timeout", at(1))]]))
+    corpus.add(Sess("marathon", turns=[[Ev("tool_response", f"deploy timeout {log} deploy timeout", at(2))]]))
+    corpus.add(Sess("chatty", turns=[[Ev("tool_response", "deploying stopped after timeouts", at(3))]]))
+    corpus.add(Sess("the-fix", turns=[[Ev("user_input", "deploying stopped after timeouts", at(4))]]))
+
+
+def _sessions_found(store: Store, query: SearchQuery, bm25: Bm25) -> list[str]:
+    names = {session_key("codex", name): name for name in ("marathon", "the-fix", "chatty", "answer")}
+    return [names[hit.session.key] for hit in search(store, query, bm25, snippet_chars=80).hits]
+
+
+def test_tool_outputs_are_normalized_by_length_in_full_and_ranked_without_word_forms(store: Store) -> None:
+    _tool_outputs(store)
+    parsed = parse_query("deploy timeout")
+    assert {"deploying", "timeouts"} <= set(parsed.forms)
+    for types in (("tool_response",), ("user_input", "tool_response")):
+        query = SearchQuery.from_query(parsed, types, 10)
+        found = _sessions_found(store, query, EVENTS_ONLY)
+        # The short output first (b = 1 for tool types); the output holding only other forms is not found.
+        assert found[0] == "answer" and "marathon" in found and "chatty" not in found
+        # A person's message is still found by another form of the words (forms count for messages).
+        assert ("the-fix" in found) == ("user_input" in types)
+        # Without length normalization and with forms, the long log's two mentions win and the forms match.
+        unnormalized = Bm25(session_weight=0.0, tool_b=0.0, tool_form_weight=0.5)
+        found = _sessions_found(store, query, unnormalized)
+        assert found.index("marathon") < found.index("answer") and "chatty" in found
