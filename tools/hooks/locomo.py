@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -27,7 +26,7 @@ import httpx2 as httpx
 
 from moraine.daemon.report import fetch_report
 from moraine.daemon.routes import HOOK_PATH
-from tools.relevance.locomo import MORAINE, _Home, _wait
+from tools.relevance.locomo import MORAINE, Home, stop_daemon, wait_for
 from tools.relevance.locomo_data import Conversation, load_conversation
 
 __all__ = ["Asked", "Gate", "ask_route", "check", "sweep", "turn_of"]
@@ -123,7 +122,7 @@ def sweep(asked: list[Asked], gates: list[Gate]) -> list[tuple[Gate, dict[str, A
     return table
 
 
-def _hook(home: _Home, cwd: Path, prompt: str) -> tuple[str, float]:
+def _hook(home: Home, cwd: Path, prompt: str) -> tuple[str, float]:
     data = json.dumps({"cwd": str(cwd), "prompt": prompt, "hook_event_name": "UserPromptSubmit"})
     started = time.perf_counter()
     done = subprocess.run(
@@ -138,7 +137,7 @@ def _hook(home: _Home, cwd: Path, prompt: str) -> tuple[str, float]:
 
 
 def check(
-    home: _Home, cwd: Path, conversation: Conversation, turns_by_id: dict[str, str | None]
+    home: Home, cwd: Path, conversation: Conversation, turns_by_id: dict[str, str | None]
 ) -> list[Asked]:
     """Every question through ``moraine hook prompt`` (the home's [hooks] table is the gate)."""
     asked = []
@@ -160,10 +159,10 @@ def hooks_table(gate: Gate) -> str:
 
 
 @contextmanager
-def served(root: Path, gate: Gate | None) -> Iterator[tuple[_Home, Path]]:
+def served(root: Path, gate: Gate | None) -> Iterator[tuple[Home, Path]]:
     """Run a kept conversation home's daemon (semantic on: its vectors are kept) with ``gate`` as its [hooks]
     table; yield the home and the daemon's socket, and stop the daemon afterwards."""
-    home = _Home(root)
+    home = Home(root)
     home.configure(semantic=True)
     if gate is not None:
         with (home.moraine_home / "config.toml").open("a") as config:
@@ -173,16 +172,11 @@ def served(root: Path, gate: Gate | None) -> Iterator[tuple[_Home, Path]]:
             [str(MORAINE), "serve"], env=home.env, cwd=root, stdout=out, stderr=out, stdin=subprocess.DEVNULL
         )
     try:
-        socket = _wait(home.socket, 120, f"the daemon of {root}")
-        _wait(lambda: _embedded(socket), 3600, "the embedder's backlog")  # hybrid from the first question
+        socket = wait_for(home.socket, 120, f"the daemon of {root}")
+        wait_for(lambda: _embedded(socket), 3600, "the embedder's backlog")  # hybrid from the first question
         yield home, socket
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop_daemon(process)
 
 
 def _embedded(socket: Path) -> bool:

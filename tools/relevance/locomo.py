@@ -38,8 +38,10 @@ from tools.relevance.locomo_data import (
 )
 
 __all__ = [
+    "MORAINE",
     "PEER",
     "TURN_DEPTH",
+    "Home",
     "LocomoScores",
     "Ranks",
     "category_names",
@@ -47,7 +49,9 @@ __all__ = [
     "rank_conversation",
     "rank_hits",
     "scores",
+    "stop_daemon",
     "turn_rank",
+    "wait_for",
 ]
 
 MORAINE = Path(sys.executable).with_name("moraine")
@@ -112,7 +116,7 @@ def conversation_files(directory: Path, only: Sequence[str] = ()) -> list[Path]:
     return files
 
 
-class _Home:
+class Home:
     """A Moraine home for one conversation (kept under ``root`` for reuse, or a temporary directory)."""
 
     def __init__(self, root: Path) -> None:
@@ -148,7 +152,7 @@ class _Home:
             return None
 
 
-def _wait(condition: Callable[[], Any], timeout: float, what: str) -> Any:
+def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
@@ -160,7 +164,7 @@ def _wait(condition: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 @contextmanager
-def _serving(home: _Home, semantic: bool, turns: int) -> Iterator[float]:
+def _serving(home: Home, semantic: bool, turns: int) -> Iterator[float]:
     """Run ``moraine serve`` until every turn is indexed (and, with ``semantic``, embedded); yield the seconds the
     embedder took; stop the daemon afterwards."""
     home.configure(semantic)
@@ -174,27 +178,32 @@ def _serving(home: _Home, semantic: bool, turns: int) -> Iterator[float]:
             stdin=subprocess.DEVNULL,
         )
     try:
-        socket = _wait(home.socket, _START_SECONDS, f"the daemon of {home.root}")
+        socket = wait_for(home.socket, _START_SECONDS, f"the daemon of {home.root}")
 
         def counts() -> dict[str, int]:
             return fetch_report(socket, 1).counts
 
-        _wait(lambda: counts()["events"] >= turns, _START_SECONDS, f"{turns} events indexed")
+        wait_for(lambda: counts()["events"] >= turns, _START_SECONDS, f"{turns} events indexed")
         started = time.monotonic()
         if semantic:
-            _wait(
+            wait_for(
                 lambda: (c := counts())["vectors"] >= turns and c["vectors_pending"] == 0,
                 _EMBED_SECONDS,
                 "the embedder's backlog",
             )
         yield time.monotonic() - started
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop_daemon(process)
+
+
+def stop_daemon(process: subprocess.Popen[bytes]) -> None:
+    """Stop a daemon this runner started: SIGTERM, then SIGKILL if it is still there after 30 s."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
 
 
 def rank_hits(hits: list[dict[str, Any]], gold: set[str]) -> int:
@@ -230,7 +239,7 @@ def turn_rank(
 
 
 async def _ask(
-    home: _Home, conversation: Conversation, questions: list[Question]
+    home: Home, conversation: Conversation, questions: list[Question]
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     params = StdioServerParameters(command=str(MORAINE), args=["mcp"], env=home.env, cwd=str(home.root))
     ids = {n: session_id(session_key("claude", conversation.session_uuid(n))) for n in conversation.sessions}
@@ -253,7 +262,7 @@ def rank_conversation(path: Path, methods: Sequence[str], keep: Path | None = No
     conversation = load_conversation(path)
     turns = sum(len(t) for _, t in conversation.sessions.values())
     root = (keep / conversation.name) if keep else Path(tempfile.mkdtemp(prefix="mlc", dir="/tmp"))
-    home = _Home(root)
+    home = Home(root)
     projects = root / ".claude" / "projects"
     if not projects.exists():
         write_transcripts(conversation, projects)
