@@ -193,10 +193,21 @@ class DaemonHome:
                 pids.append(int(line.split("starting (pid ", 1)[1].split(",", 1)[0]))
         return pids
 
+    def live_daemon_pids(self) -> list[int]:
+        """The daemons of this home still running: a logged pid the system has since given to another process is
+        left out, so cleaning up never signals someone else's process."""
+        return [pid for pid in self.daemon_pids() if self._serves_this_home(pid)]
+
+    def _serves_this_home(self, pid: int) -> bool:
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:
+            return False
+        return f"MORAINE_HOME={self.moraine_home}".encode() in environ
+
     def kill_daemons(self, sig: int = signal.SIGKILL) -> None:
-        for pid in self.daemon_pids():
-            if pid_alive(pid):
-                os.kill(pid, sig)
+        for pid in self.live_daemon_pids():
+            os.kill(pid, sig)
 
     def __enter__(self) -> DaemonHome:
         return self
@@ -206,7 +217,7 @@ class DaemonHome:
 
     def cleanup(self) -> None:
         """Stop every daemon of this home (TERM, then KILL after a bounded wait) and remove the directory."""
-        pids = [p for p in self.daemon_pids() if pid_alive(p)]
+        pids = self.live_daemon_pids()
         for pid in pids:
             os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + 15
