@@ -73,7 +73,9 @@ class IngestSummary:
     seconds: float = 0.0
     no_adapter: list[str] = field(default_factory=list)
     rewritten: int = 0
-    reread: int = 0  # files read again because their harness's adapter changed (a higher ``Harness.revision``)
+    reread: int = (
+        0  # files read again because their harness's adapter changed (a higher ``Harness.revision``)
+    )
     workers: int = 0  # worker processes this pass used (0: in-process)
 
 

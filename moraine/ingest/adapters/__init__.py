@@ -18,7 +18,15 @@ from moraine.harness_api.adapter import Adapter
 from moraine.harnesses.registry import harness, harnesses
 from moraine.harness_api.reader import Reader
 
-__all__ = ["JSONL_READER", "HarnessLoadError", "adapter_for", "has_adapter", "load_problem", "reader_for", "revision_for"]
+__all__ = [
+    "JSONL_READER",
+    "HarnessLoadError",
+    "adapter_for",
+    "has_adapter",
+    "load_problem",
+    "reader_for",
+    "revision_for",
+]
 
 JSONL_READER = "moraine.harnesses._shared.jsonl:JsonlReader"
 
