@@ -12,6 +12,8 @@ HARNESS = Harness(
     name="gemini-cli",
     display_name="Gemini CLI",
     adapter="moraine.harnesses.gemini_cli.adapter:GeminiCliAdapter",
+    # 2: issue 46's usage: cached input left out of input, thoughts added to output
+    revision=2,
     usage="per reply (`tokens`: cached input is left out of input, thoughts are added to output); a JSONL reply rewritten with larger counts keeps the first counts",
     locations=(
         in_home("gemini-cli", f"{_CHATS}/session-*.json", _TMP, reader="gemini_json"),
