@@ -10,6 +10,7 @@ HARNESS = Harness(
     adapter="moraine.harnesses.prime_agent.adapter:PrimeAgentAdapter",
     # 2: issue 46: the usage on assistant messages is read (pi_tree), where none was before
     revision=2,
+    usage="per assistant message of the session tree (`usage`: input, output, cacheRead, cacheWrite)",
     locations=(
         Location(
             "prime-agent", "~/.prime/agent/sessions/*.jsonl", windows_glob="~/.prime/agent/sessions/*.jsonl"
