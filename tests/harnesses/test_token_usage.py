@@ -72,7 +72,8 @@ def test_events_carry_usage_exactly_where_expect_json_says_the_traces_record_it(
 
 # Declared (Harness.usage), with no usage in its own fixtures: where its reading is shown instead.
 USAGE_SHOWN_ELSEWHERE = {
-    "pi-coding-agent": "tests/moraine/usage/test_usage_fixtures.py (pi's own usage sample)"
+    "pi-coding-agent": "tests/moraine/usage/test_usage_fixtures.py (pi's own usage sample)",
+    "prime-agent": "the same session-tree reader as pi (harnesses/_shared/pi_tree.py), shown on pi's usage sample",
 }
 
 
