@@ -38,7 +38,9 @@ def test_a_conversation_reads_as_title_cwd_messages_calls_and_usage(tmp_path: Pa
     )
 
 
-def test_usage_is_counted_once_per_assistant_message_with_cached_tokens_left_out_of_input(tmp_path: Path) -> None:
+def test_usage_is_counted_once_per_assistant_message_with_cached_tokens_left_out_of_input(
+    tmp_path: Path,
+) -> None:
     """Hand count from the fixture's four assistant messages' ``usage`` (the user message's zeros are no call):
     prompt 2100/2300/2400/2500 of which cached 1800/2000/2200/2300, completion 64/90/30/40."""
     _, events = read_cleanly("forge", _store(tmp_path))
