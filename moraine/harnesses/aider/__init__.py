@@ -17,7 +17,10 @@ HARNESS = Harness(
     name="aider",
     display_name="Aider",
     adapter="moraine.harnesses.aider.adapter:AiderAdapter",
-    usage="per reply: the `Tokens: N sent, N cache write, N cache hit, N received` line after it",
+    usage=(
+        "per reply: the `Tokens: N sent, N cache write, N cache hit, N received` line after it (sent includes the "
+        "cache hits and writes, left out of input)"
+    ),
     locations=(
         Location(
             source="aider",
