@@ -148,7 +148,7 @@ def _watch(store: Store, config: Config, chosen: list[SourceConfig] | None, cons
     )
 
     def on_pass(summary: IngestSummary) -> None:
-        if summary.events or summary.errors or summary.rewritten:
+        if summary.events or summary.errors or summary.rewritten or summary.reread:
             _print_summary(console, summary)
 
     console.print(f"watching {len(sources)} source(s); Ctrl-C to stop (pid {os.getpid()})")
@@ -171,7 +171,8 @@ def _mirror(store: Store, settings: MirrorSettings, console: Console) -> None:
 
 def _print_summary(console: Console, summary: IngestSummary) -> None:
     console.print(
-        f"files {summary.files} (unchanged {summary.unchanged}, rewritten {summary.rewritten}) · "
+        f"files {summary.files} (unchanged {summary.unchanged}, rewritten {summary.rewritten}, "
+        f"re-read for a changed adapter {summary.reread}) · "
         f"sessions {summary.sessions} · events {summary.events} · errors {summary.errors} · "
         f"{summary.seconds:.2f} s"
     )

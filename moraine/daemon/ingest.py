@@ -96,9 +96,11 @@ class BackgroundIngest:
             self.backfilled.set()
             ingestor.progress = None
             logger.info(
-                "backfill done: %d files (%d unchanged), %d sessions, %d events, %d errors in %.1f s",
+                "backfill done: %d files (%d unchanged, %d re-read for a changed adapter), %d sessions, %d events, "
+                "%d errors in %.1f s",
                 summary.files,
                 summary.unchanged,
+                summary.reread,
                 summary.sessions,
                 summary.events,
                 summary.errors,
@@ -106,12 +108,14 @@ class BackgroundIngest:
             )
             if summary.no_adapter:
                 logger.info("sources without an adapter: %s", ", ".join(summary.no_adapter))
-        elif summary.events or summary.errors or summary.rewritten:
+        elif summary.events or summary.errors or summary.rewritten or summary.reread:
             logger.info(
-                "ingested %d events from %d files (%d errors, %d rewritten) in %.3f s",
+                "ingested %d events from %d files (%d errors, %d rewritten, %d re-read for a changed adapter) in "
+                "%.3f s",
                 summary.events,
                 summary.files - summary.unchanged,
                 summary.errors,
                 summary.rewritten,
+                summary.reread,
                 summary.seconds,
             )

@@ -64,3 +64,8 @@ class Harness:
         ""  # one line for docs/harnesses.md: where token usage is read from, per what (empty: not read)
     )
     importer: bool = False  # read only by `moraine import PATH` (data exports), never watched
+    # What the adapter makes of the same bytes, numbered: raise it by one when a change to the adapter or its
+    # readers makes them yield other rows from traces already read (events, text, sessions, usage). Every stream
+    # read under a lower revision is read again from the start on the next ingest pass, its rows replaced as for a
+    # rewritten file (``moraine.ingest.pipeline``); without a bump stored rows stay as the old adapter wrote them.
+    revision: int = 1

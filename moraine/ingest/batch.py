@@ -16,7 +16,7 @@ from typing import Any
 
 from moraine.attention.extract import TOUCH_COLUMNS
 from moraine.ids import session_key
-from moraine.ingest.checkpoints import Checkpoint
+from moraine.ingest.checkpoints import CHECKPOINT_COLUMNS, Checkpoint
 from moraine.ingest.rows import EVENT_COLUMNS, clean
 from moraine.ingest.sessions import SessionState, TurnState
 from moraine.projects.projects import session_project
@@ -221,7 +221,7 @@ class Batch:
         Turn and session rows are the ones of ``freeze`` (called here when it was not called before)."""
         turn_rows, session_rows = self._frozen or self._state_rows()
         if committed:
-            _insert_rows(store, "checkpoints", [c.row(in_flight=True) for c in committed], _CHECKPOINT_COLS)
+            _insert_rows(store, "checkpoints", [c.row(in_flight=True) for c in committed], CHECKPOINT_COLUMNS)
         _insert_columns(store, "events", _columns(self.events, EVENT_COLUMNS), EVENT_COLUMNS)
         if self.touches:
             _insert_rows(
@@ -236,7 +236,7 @@ class Batch:
         ]
         _insert_rows(store, "doc_stats", stats, DOC_STATS_COLUMNS)
         _insert_rows(store, "ingest_errors", self.errors, ERROR_COLUMNS)
-        _insert_rows(store, "checkpoints", [c.row() for c in checkpoints], _CHECKPOINT_COLS)
+        _insert_rows(store, "checkpoints", [c.row() for c in checkpoints], CHECKPOINT_COLUMNS)
 
     @staticmethod
     def _turn_row(key: int, turn: TurnState) -> list[Any]:
@@ -288,20 +288,6 @@ class Batch:
             meta.source_path,
             next_version(),
         ]
-
-
-_CHECKPOINT_COLS = (
-    "stream_id",
-    "source",
-    "path",
-    "file_identity",
-    "offset",
-    "line_no",
-    "state",
-    "generation",
-    "updated_at",
-    "version",
-)
 
 
 def _after_insert() -> None:

@@ -28,6 +28,7 @@ CHECKPOINT_COLUMNS = (
     "line_no",
     "state",
     "generation",
+    "revision",
     "updated_at",
     "version",
 )
@@ -43,6 +44,7 @@ class Checkpoint:
     line_no: int = 0
     state: dict[str, Any] = field(default_factory=dict)
     generation: int = 0
+    revision: int = 1  # the harness's revision (``Harness.revision``) the stream's rows were read under
 
     @property
     def in_flight(self) -> bool:
@@ -76,6 +78,7 @@ class Checkpoint:
             self.line_no,
             json.dumps(state, ensure_ascii=False, separators=(",", ":")),
             self.generation,
+            self.revision,
             datetime.now(UTC),
             next_version(),
         ]
@@ -85,7 +88,7 @@ def load_checkpoints(store: Store, source: str) -> dict[int, Checkpoint]:
     """Return the latest checkpoint of every stream of ``source``."""
     rows = checkpoint_rows(store, source)
     found: dict[int, Checkpoint] = {}
-    for stream, src, path, identity, offset, line_no, state, generation in rows:
+    for stream, src, path, identity, offset, line_no, state, generation, revision in rows:
         try:
             parsed = json.loads(state) if state else {}
         except ValueError:
@@ -99,5 +102,6 @@ def load_checkpoints(store: Store, source: str) -> dict[int, Checkpoint]:
             int(line_no),
             parsed if isinstance(parsed, dict) else {},
             int(generation),
+            int(revision),
         )
     return found

@@ -2,7 +2,8 @@
 
 Per stream (one trace file) it resumes from the checkpoint (deleting the unpublished tail of an interrupted publish
 first), detects truncated or rewritten files (their rows are replaced: ``generation`` goes up), and keeps the
-adapter's and the sessions' state in the checkpoint so a file resumes mid-way with the same numbering.
+adapter's and the sessions' state in the checkpoint so a file resumes mid-way with the same numbering. A file read
+under an older revision of its harness's adapter (``Harness.revision``) is read again the same way, changed or not.
 Nothing in a trace file can stop the pass: unreadable records and adapter failures become ``ingest_errors`` rows.
 
 With ``workers`` > 0, a pass with at least ``worker_min_bytes`` to read hands the reading of its streams (parsing,
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from moraine.config import Config, SourceConfig, glob_root
 from moraine.errors import IngestWorkerError, StoreError
-from moraine.ingest.adapters import HarnessLoadError, adapter_for, reader_for
+from moraine.ingest.adapters import HarnessLoadError, adapter_for, reader_for, revision_for
 from moraine.harness_api.adapter import Adapter, StreamContext
 from moraine.ingest.batch import Batch
 from moraine.ingest.checkpoints import Checkpoint, load_checkpoints
@@ -72,6 +73,9 @@ class IngestSummary:
     seconds: float = 0.0
     no_adapter: list[str] = field(default_factory=list)
     rewritten: int = 0
+    reread: int = (
+        0  # files read again because their harness's adapter changed (a higher ``Harness.revision``)
+    )
     workers: int = 0  # worker processes this pass used (0: in-process)
 
 
@@ -178,6 +182,8 @@ class Ingestor:
             except OSError:
                 continue
             committed = self._checkpoints.get(source.name, {}).get(stream_id(source.name, path.absolute()))
+            if committed is not None and committed.revision < revision_for(source.harness):
+                committed = None  # read again from the start
             pending += size - (committed.offset if committed and committed.offset <= size else 0)
         if pending < self.worker_min_bytes:
             return None
@@ -277,6 +283,8 @@ class Ingestor:
         if committed is None and reader.byte_offsets:
             self._take_over_moved(source, sid, path, stat)
         saved_identity = FileIdentity.loads(committed.file_identity) if committed else None
+        revision = revision_for(source.harness)
+        outdated = committed is not None and committed.revision < revision
         # A SQLite source in WAL mode commits into its -wal file: the database file's stat says nothing then.
         wal_pending = not reader.byte_offsets and Path(f"{path}-wal").exists()
         if (
@@ -285,6 +293,7 @@ class Ingestor:
             and saved_identity
             and saved_identity.unchanged(stat)
             and not wal_pending
+            and not outdated
         ):
             self._summary.unchanged += 1
             return None
@@ -296,11 +305,16 @@ class Ingestor:
             StreamContext(path, source.name),
             committed,
             byte_offsets=reader.byte_offsets,
+            revision=revision,
         )
         if committed is not None:
             stream.generation = committed.generation
             if rewritten(committed, saved_identity, path, stat, reader):
                 self._restart(stream, committed)
+                self._summary.rewritten += 1
+            elif outdated:
+                self._restart(stream, committed)
+                self._summary.reread += 1
             else:
                 if committed.in_flight:
                     self._settle()
@@ -395,14 +409,14 @@ class Ingestor:
         self._batch_streams.setdefault(stream.id, stream)
 
     def _restart(self, stream: Stream, committed: Checkpoint) -> None:
-        """Forget a rewritten file's rows and state; it is read again from the start under a new generation."""
+        """Forget a file's rows and state (rewritten, or read by an older adapter); it is read again from the start
+        under a new generation."""
         keys = committed.session_keys()
         self._settle()
         delete_stream(self.store, stream.id, keys, stream.source.name, str(stream.path))
         stream.released = keys  # given up when the stream is read: streams before it still see them held
         stream.generation = committed.generation + 1
         stream.committed = None
-        self._summary.rewritten += 1
 
     # -- publishing ----------------------------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ class Stream:
     finished: bool = False  # the reader reached the end of the file (this pass)
     saved: dict[str, Any] | None = None  # the state a worker saved at ``offset`` (already redacted if asked)
     released: list[int] = field(default_factory=list)  # keys of a rewritten stream's old sessions, to give up
+    revision: int = 1  # its harness's revision (``Harness.revision``): what its checkpoints record
 
     def state(self, redact: bool) -> dict[str, Any]:
         """Return the state to save at the current position: the adapter's and the sessions', as plain JSON.
@@ -76,6 +77,7 @@ class Stream:
             self.line_no,
             self.state(redact),
             self.generation,
+            self.revision,
         )
 
     def resume(self, committed: Checkpoint) -> None:
@@ -104,7 +106,9 @@ class Stream:
 
 def empty_checkpoint(stream: Stream) -> Checkpoint:
     """Return the in-flight marker of a stream never committed before."""
-    return Checkpoint(stream.id, stream.source.name, str(stream.path), "", 0, 0, {}, stream.generation)
+    return Checkpoint(
+        stream.id, stream.source.name, str(stream.path), "", 0, 0, {}, stream.generation, stream.revision
+    )
 
 
 def rewritten(

@@ -6,6 +6,8 @@ HARNESS = Harness(
     name="codex",
     display_name="Codex",
     adapter="moraine.harnesses._shared.codex_format.adapter:CodexAdapter",
+    # 2: issue 46's usage: a repeated token_count counted once, cached input left out of input
+    revision=2,
     usage="per model call (`token_count` events' `last_token_usage`; a repeated event, `total_token_usage` unchanged, is counted once; cached input is left out of input)",
     locations=(
         Location("codex", "~/.codex/sessions/**/*.jsonl", windows_glob="~/.codex/sessions/**/*.jsonl"),

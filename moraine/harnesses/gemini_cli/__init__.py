@@ -12,6 +12,9 @@ HARNESS = Harness(
     name="gemini-cli",
     display_name="Gemini CLI",
     adapter="moraine.harnesses.gemini_cli.adapter:GeminiCliAdapter",
+    # 2: issue 46's usage: cached input left out of input, thoughts added to output
+    # 3: a reply's usage goes on its text or first tool call, with that line's (final) counts, not on its thoughts
+    revision=3,
     usage=(
         "per reply (`tokens`: cached input is left out of input, thoughts are added to output), on its text or first "
         "tool call, written once the model call ended (a version with only thoughts has counts still growing); a "

@@ -13,6 +13,8 @@ HARNESS = Harness(
     name="kilo",
     display_name="Kilo Code",
     adapter="moraine.harnesses.kilo.adapter:KiloAdapter",
+    # 2: a step's reasoning tokens added to its output
+    revision=2,
     usage=(
         "per model step (a `step-finish` part's tokens: input without the cached, output without the reasoning, "
         "which is added to it)"

@@ -6,6 +6,8 @@ HARNESS = Harness(
     name="pi-coding-agent",
     display_name="Pi Coding Agent",
     adapter="moraine.harnesses.pi_coding_agent.adapter:PiAdapter",
+    # 2: issue 46: the usage on assistant messages is read (pi_tree), where none was before
+    revision=2,
     usage="per assistant message (`usage`: input, output, cacheRead, cacheWrite)",
     locations=(
         Location("pi", "~/.pi/agent/sessions/**/*.jsonl", windows_glob="~/.pi/agent/sessions/**/*.jsonl"),

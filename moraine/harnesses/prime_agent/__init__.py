@@ -8,6 +8,8 @@ HARNESS = Harness(
     name="prime-agent",
     display_name="Prime Agent",
     adapter="moraine.harnesses.prime_agent.adapter:PrimeAgentAdapter",
+    # 2: issue 46: the usage on assistant messages is read (pi_tree), where none was before
+    revision=2,
     locations=(
         Location(
             "prime-agent", "~/.prime/agent/sessions/*.jsonl", windows_glob="~/.prime/agent/sessions/*.jsonl"

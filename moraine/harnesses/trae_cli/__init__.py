@@ -8,6 +8,8 @@ HARNESS = Harness(
     name="trae-cli",
     display_name="TRAE CLI",
     adapter="moraine.harnesses.trae_cli.adapter:TraeCliAdapter",
+    # 2: issue 46's usage, read as Codex's: a repeated token_count counted once, cached input out of input
+    revision=2,
     usage="per model call, as Codex's (`token_count` events' `last_token_usage`, repeats counted once)",
     locations=(
         Location(source="trae-cli", glob="~/.trae/cli/sessions/**/*.jsonl"),

@@ -9,6 +9,8 @@ HARNESS = Harness(
     name="workbuddy",
     display_name="WorkBuddy",
     adapter="moraine.harnesses.workbuddy.adapter:WorkBuddyAdapter",
+    # 2: an OpenAI prompt_tokens' cached tokens left out of input
+    revision=2,
     usage="per model response (its provider's usage; an OpenAI `prompt_tokens` includes its cached tokens, left out of input)",
     locations=(in_home("workbuddy", "~/.workbuddy/projects/**/*.jsonl", "~/.workbuddy/projects"),),
     reads=(

@@ -18,7 +18,15 @@ from moraine.harness_api.adapter import Adapter
 from moraine.harnesses.registry import harness, harnesses
 from moraine.harness_api.reader import Reader
 
-__all__ = ["JSONL_READER", "HarnessLoadError", "adapter_for", "has_adapter", "load_problem", "reader_for"]
+__all__ = [
+    "JSONL_READER",
+    "HarnessLoadError",
+    "adapter_for",
+    "has_adapter",
+    "load_problem",
+    "reader_for",
+    "revision_for",
+]
 
 JSONL_READER = "moraine.harnesses._shared.jsonl:JsonlReader"
 
@@ -85,3 +93,9 @@ def reader_for(format: str) -> Reader | None:
     """Return a reader for a source format, or None when none is declared (``HarnessLoadError``: broken)."""
     cls = _load(_reader_target(format))
     return cls() if cls is not None else None
+
+
+def revision_for(name: str) -> int:
+    """Return the revision of the adapter of the harness ``name`` (``Harness.revision``; 1 when not registered)."""
+    declared = harness(name)
+    return declared.revision if declared is not None else 1

@@ -62,6 +62,15 @@ import sys
 from moraine.store.client import Store
 Store.open(sys.argv[1], database=sys.argv[2]).close()
 """
+# The store of a version whose Codex adapter was older: every checkpoint as read under revision 1.
+_REVISION_1 = """
+import sys
+from moraine.store.client import Store
+store = Store.open(sys.argv[1], database=sys.argv[2])
+t = store.table("checkpoints")
+columns = "stream_id, source, path, file_identity, offset, line_no, state, generation, updated_at"
+store.command(f"INSERT INTO {t} ({columns}, version, revision) SELECT {columns}, version + 1, 1 FROM {t} FINAL")
+"""
 _DATABASE = "crash"  # the template's database: every copied directory holds it, migrated
 
 
@@ -179,3 +188,30 @@ def test_a_file_gone_after_an_interrupted_publish_has_that_publish_rolled_back(
     assert result["session"] == (None if die_after == 2 else [4, 2])
     assert result["turns"] == [[] if die_after == 2 else [[1, 3], [2, 1]]]
     assert result["checkpoint"] == [offset, 0]  # the committed position, the in-flight marker cleared
+
+
+# Killed mid-first-batch of the re-read (marker and events written), and right after its first checkpoint (a
+# mid-file one: the rest must still be read): its rows were deleted when the re-read began, so every event is there
+# once after the restart.
+@pytest.mark.parametrize("die_after", [2, 9])
+def test_sigkill_while_a_file_is_read_again_for_a_newer_adapter_leaves_every_event_once(
+    tmp_path: Path, die_after: int, target: tuple[str, str]
+) -> None:
+    trace = tmp_path / "a.jsonl"
+    records = conversation(turns=5)
+    write_lines(trace, records)
+    assert _run(target, trace, None, 0).returncode == 0
+
+    def older() -> None:
+        done = subprocess.run(
+            [sys.executable, "-c", _REVISION_1, *target], cwd=ROOT, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+
+    older()
+    result = _killed_then_restarted(target, trace, die_after, 0, lambda: None)
+    assert result["events"] == [15, 15]
+    assert result["dup_postings"] == [0]
+    assert result["postings_docs"] == result["doc_stats"] == result["turn_events"] == [15]
+    assert result["session"] == [15, 5]
+    assert result["texts"] == [[r.get("text", "") for r in records if "info" not in r]]
