@@ -4,7 +4,8 @@ Harnesses name the counts differently (``input``/``output``/``cacheRead``, ``pro
 ``input_tokens``/``cached_input_tokens``...): ``token_usage`` reads one usage object under the key names a harness
 declares in a ``UsageKeys`` (several candidates per count, dotted paths into nested objects); ``read_usage`` reads
 one key per count and leaves a negative count out; ``attach_usage`` puts usage on the first event a model call
-produced (one call, counted once).
+produced (one call, counted once); ``cached_left_out`` converts an OpenAI-style prompt count (cached tokens
+included) to Moraine's input (``TokenUsage``: cached tokens left out).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from moraine.harnesses._shared.fields import as_dict, as_int
 from moraine.harness_api.model import Emitted, Event, EventType, TokenUsage
 
-__all__ = ["CAMEL_CASE_USAGE", "UsageKeys", "attach_usage", "read_usage", "token_usage"]
+__all__ = ["CAMEL_CASE_USAGE", "UsageKeys", "attach_usage", "cached_left_out", "read_usage", "token_usage"]
 
 _MODEL_EVENTS = frozenset({EventType.ASSISTANT_RESPONSE, EventType.REASONING, EventType.TOOL_CALL})
 
@@ -89,6 +90,14 @@ def read_usage(
 _READ_KEYS: dict[tuple[str | None, ...], UsageKeys] = {}
 _COUNTS = tuple(f.name for f in fields(TokenUsage))
 _NO_USAGE = TokenUsage()
+
+
+def cached_left_out(usage: TokenUsage | None) -> TokenUsage | None:
+    """Return ``usage`` with its cache reads and writes taken out of its input, for a trace whose prompt count
+    includes them (OpenAI's ``prompt_tokens``/``input_tokens``); never below zero."""
+    if usage is None or usage.input is None:
+        return usage
+    return replace(usage, input=max(0, usage.input - (usage.cache_read or 0) - (usage.cache_write or 0)))
 
 
 def _first(usage: dict[str, object], paths: Sequence[str]) -> int | None:

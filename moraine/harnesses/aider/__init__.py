@@ -17,7 +17,12 @@ HARNESS = Harness(
     name="aider",
     display_name="Aider",
     adapter="moraine.harnesses.aider.adapter:AiderAdapter",
-    usage="per reply: the `Tokens: N sent, N cache write, N cache hit, N received` line after it",
+    # 2: the cache hits and writes left out of input (Aider's 'sent' includes them)
+    revision=2,
+    usage=(
+        "per reply: the `Tokens: N sent, N cache write, N cache hit, N received` line after it (sent includes the "
+        "cache hits and writes, left out of input)"
+    ),
     locations=(
         Location(
             source="aider",

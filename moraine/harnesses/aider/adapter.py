@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from moraine.harnesses.aider.markdown_reader import BLOCK_RECORD, RUN_RECORD
+from moraine.harnesses._shared.usage import cached_left_out
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_list, as_str
@@ -125,11 +126,15 @@ def _usage(line: str, base: RecordEvents, model: str | None) -> Event:
             counts[kind] = round(float(number) * _SCALE[scale.lower()])
         except ValueError:
             continue
-    usage = TokenUsage(
-        input=counts.get("sent"),
-        output=counts.get("received"),
-        cache_read=counts.get("cache hit"),
-        cache_write=counts.get("cache write"),
+    # Aider's "sent" is the completion's prompt_tokens (litellm's, cache hits included) plus the cache writes it
+    # adds itself: both are taken out of Moraine's input.
+    usage = cached_left_out(
+        TokenUsage(
+            input=counts.get("sent"),
+            output=counts.get("received"),
+            cache_read=counts.get("cache hit"),
+            cache_write=counts.get("cache write"),
+        )
     )
     return base.event(EventType.RUNTIME, text=line, model=model, usage=usage)
 

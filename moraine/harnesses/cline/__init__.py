@@ -18,7 +18,11 @@ HARNESS = Harness(
     name="cline",
     display_name="Cline",
     adapter="moraine.harnesses.cline.adapter:ClineAdapter",
-    usage="per API request (its `api_req_started` record's tokens in, out, cache reads and writes)",
+    usage=(
+        "per API request (its `api_req_started` record's tokens in, out, cache reads and writes), as the provider "
+        "handler reported them: Anthropic-style handlers leave cached input out of tokens in, several OpenAI-style "
+        "ones (OpenAI-compatible, DeepSeek, xAI) leave it in, and the record does not say which"
+    ),
     locations=(
         *task_locations("cline", "saoudrizwan.claude-dev"),
         Location(source="cline-home", glob=_HOME_TASKS, reader=READER, windows_glob=_HOME_TASKS),

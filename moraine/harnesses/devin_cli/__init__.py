@@ -8,7 +8,7 @@ HARNESS = Harness(
     name="devin-cli",
     display_name="Devin CLI",
     adapter="moraine.harnesses.devin_cli.adapter:DevinCliAdapter",
-    usage="per step (`metrics`: prompt, cached and completion tokens)",
+    usage="per step (`metrics`: prompt, cached and completion tokens; the prompt count includes the cached, left out of input)",
     locations=(
         Location(
             source="devin-cli",

@@ -25,9 +25,10 @@ from moraine.harnesses._shared.chat import chat_message_events
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.text import parts_text
+from moraine.harnesses._shared.usage import cached_left_out, read_usage
 from moraine.harness_api.adapter import StreamContext
-from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, output_text, read_timestamp
-from moraine.harness_api.model import Emitted, Event, EventType, IngestError, TokenUsage
+from moraine.harnesses._shared.fields import as_dict, as_list, as_str, output_text, read_timestamp
+from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 
 __all__ = ["DevinCliAdapter"]
 
@@ -73,12 +74,9 @@ def _agent(
         name, call_id = as_str(call.get("name")), as_str(call.get("id"))
         events.append(base.tool_call(name, call_id, call.get("input"), model, calls=state))
     metrics = as_dict(step.get("metrics"))
-    prompt, cached = as_int(metrics.get("prompt_tokens")), as_int(metrics.get("cached_tokens"))
     if events and metrics:
-        events[0].usage = TokenUsage(
-            input=max(prompt - (cached or 0), 0) if prompt is not None else None,
-            output=as_int(metrics.get("completion_tokens")),
-            cache_read=cached,
+        events[0].usage = cached_left_out(
+            read_usage(metrics, input="prompt_tokens", output="completion_tokens", cache_read="cached_tokens")
         )
     return end_message(events)
 

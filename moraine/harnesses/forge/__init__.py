@@ -7,7 +7,9 @@ HARNESS = Harness(
     name="forge",
     display_name="Forge",
     adapter="moraine.harnesses.forge.adapter:ForgeAdapter",
-    usage="per assistant message (its `usage`)",
+    # 2: cached tokens left out of input (prompt_tokens includes them)
+    revision=2,
+    usage="per assistant message (its `usage`: `prompt_tokens` includes the `cached_tokens`, left out of input)",
     locations=(in_home("forge", "~/.forge/.forge.db", "~/.forge", "forge_sqlite"),),
     resume=Resume(("forge", "--conversation-id")),
     readers={"forge_sqlite": "moraine.harnesses.forge.reader:ForgeReader"},

@@ -2,12 +2,13 @@
 
 Snapshots come from ``reader.ForgeReader``: ``{record: "forge_conversation", conversation: {id, title, created_at,
 updated_at}, context: {messages: [...]}}``. Each context message is ``{message: {text: {...}} | {tool: {...}},
-usage: {prompt_tokens, completion_tokens, cached_tokens: {actual}}}``. A ``text`` message has a ``role`` (System,
-User, Assistant), ``content`` (or ``raw_content.Text``), ``model``, ``timestamp``, and for the assistant
-``reasoning_details`` ``[{text}]`` and ``tool_calls`` ``[{name, call_id, arguments}]``; a ``tool`` message is a
-result ``{name, call_id, output: {is_error, values: [{text}]}}``. The system prompt is not indexed; its
-``<current_working_directory>`` is the session's cwd. An assistant message calling no tool ends the turn with its
-text as the final answer. The state remembers, per conversation, how many messages were emitted.
+usage: {prompt_tokens, completion_tokens, cached_tokens: {actual}}}`` (the prompt count includes the cached). A
+``text`` message has a ``role`` (System, User, Assistant), ``content`` (or ``raw_content.Text``), ``model``,
+``timestamp``, and for the assistant ``reasoning_details`` ``[{text}]`` and ``tool_calls`` ``[{name, call_id,
+arguments}]``; a ``tool`` message is a result ``{name, call_id, output: {is_error, values: [{text}]}}``. The system
+prompt is not indexed; its ``<current_working_directory>`` is the session's cwd. An assistant message calling no
+tool ends the turn with its text as the final answer. The state remembers, per conversation, how many messages were
+emitted.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from moraine.harnesses._shared.calls import recall_call
 from moraine.harnesses._shared.events import RecordEvents, end_message
 from moraine.harnesses._shared.records import TaggedAdapter
 from moraine.harnesses._shared.snapshot import Conversation, fresh
-from moraine.harnesses._shared.usage import UsageKeys, attach_usage, token_usage
+from moraine.harnesses._shared.usage import UsageKeys, attach_usage, cached_left_out, token_usage
 from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_list, as_str, json_text, read_timestamp
 from moraine.harness_api.model import Emitted, Event, EventType, IngestError
@@ -28,6 +29,8 @@ from moraine.harness_api.model import Emitted, Event, EventType, IngestError
 __all__ = ["ForgeAdapter"]
 
 _CWD = re.compile(r"<current_working_directory>\s*(.*?)\s*</current_working_directory>", re.DOTALL)
+# Forge's ``Usage`` is OpenAI's: ``prompt_tokens`` includes the ``cached_tokens`` (it stores a Responses call's
+# ``input_tokens`` and ``input_tokens_details.cached_tokens`` so), taken out of Moraine's input.
 _USAGE = UsageKeys(
     input=("prompt_tokens.actual",),
     output=("completion_tokens.actual",),
@@ -74,7 +77,7 @@ def _item(item: Any, index: int, session: str, cwd: str | None, ctx: StreamConte
         text = message["text"]
         base.timestamp = read_timestamp(text.get("timestamp"), out)
         out.extend(_text(text, base, ctx))
-        attach_usage(out, token_usage(as_dict(item).get("usage"), _USAGE))
+        attach_usage(out, cached_left_out(token_usage(as_dict(item).get("usage"), _USAGE)))
         return out
     if isinstance(message.get("tool"), dict):
         return [_tool(message["tool"], base, ctx)]

@@ -13,8 +13,13 @@ HARNESS = Harness(
     display_name="Gemini CLI",
     adapter="moraine.harnesses.gemini_cli.adapter:GeminiCliAdapter",
     # 2: issue 46's usage: cached input left out of input, thoughts added to output
-    revision=2,
-    usage="per reply (`tokens`: cached input is left out of input, thoughts are added to output); a JSONL reply rewritten with larger counts keeps the first counts",
+    # 3: a reply's usage goes on its text or first tool call, with that line's (final) counts, not on its thoughts
+    revision=3,
+    usage=(
+        "per reply (`tokens`: cached input is left out of input, thoughts are added to output), on its text or first "
+        "tool call, written once the model call ended (a version with only thoughts has counts still growing); a "
+        "reply of thoughts alone, or counts written after all its parts were read, are not read"
+    ),
     locations=(
         in_home("gemini-cli", f"{_CHATS}/session-*.json", _TMP, reader="gemini_json"),
         in_home("gemini-cli-jsonl", f"{_CHATS}/session-*.jsonl", _TMP),

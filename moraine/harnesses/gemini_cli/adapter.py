@@ -41,6 +41,7 @@ _COMMAND_PROMPTS = (
     ),
 )
 _FAILED = frozenset({"error", "cancelled", "canceled"})
+_REPLY_PARTS = frozenset({EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL})
 
 
 class GeminiCliAdapter(ObjectAdapter):
@@ -149,9 +150,12 @@ def _reply(
         events.append(record.answer(content, model, final=not calls))
     for call in calls:
         events.extend(_call(call, record, model, message_id, state))
+    # The reply's counts go on its text or first tool call, not on its thoughts: Gemini CLI writes a reply's
+    # thoughts first, while its counts still grow, and its text and calls once the model call has ended.
     usage = _usage(message.get("tokens"))
-    if events and usage is not None and first_sight(state, message_id, "usage"):
-        events[0].usage = usage
+    said = [e for e in events if e.type in _REPLY_PARTS]
+    if said and usage is not None and first_sight(state, message_id, "usage"):
+        said[0].usage = usage
     return out + list(events)
 
 

@@ -13,7 +13,12 @@ HARNESS = Harness(
     name="kilo",
     display_name="Kilo Code",
     adapter="moraine.harnesses.kilo.adapter:KiloAdapter",
-    usage="per model step (a `step-finish` part's tokens)",
+    # 2: a step's reasoning tokens added to its output
+    revision=2,
+    usage=(
+        "per model step (a `step-finish` part's tokens: input without the cached, output without the reasoning, "
+        "which is added to it)"
+    ),
     locations=(
         Location(source="kilo", glob="~/.local/share/kilo/kilo.db", reader="opencode_sqlite"),
         *task_locations("kilo-legacy", "kilocode.kilo-code"),

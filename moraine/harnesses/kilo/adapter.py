@@ -2,7 +2,7 @@
 
 Each record is read by the adapter of the format its tag names. On top of what the OpenCode adapter reads, a
 ``step-finish`` part's ``tokens`` (``input``, ``output``, ``reasoning``, ``cache: {read, write}``: the model call that
-step made) become token usage: on the event that ends the turn, else on a runtime event of their own.
+step made; input without the cached, output without the reasoning) become token usage: on the event that ends the turn, else on a runtime event of their own.
 """
 
 from __future__ import annotations
@@ -53,11 +53,14 @@ class KiloAdapter(TaggedAdapter):
 def _step_usage(part: dict[str, Any]) -> TokenUsage | None:
     tokens = as_dict(part.get("tokens"))
     cache = as_dict(tokens.get("cache"))
+    # Kilo stores what OpenCode's getUsage computes: ``input`` without the cache reads and writes, and ``output``
+    # without the ``reasoning`` (billed as output): Moraine's output holds it (``TokenUsage``).
+    output, reasoning = as_int(tokens.get("output")), as_int(tokens.get("reasoning"))
     usage = TokenUsage(
         input=as_int(tokens.get("input")),
-        output=as_int(tokens.get("output")),
+        output=None if output is None and reasoning is None else (output or 0) + (reasoning or 0),
         cache_read=as_int(cache.get("read")),
         cache_write=as_int(cache.get("write")),
-        reasoning=as_int(tokens.get("reasoning")),
+        reasoning=reasoning,
     )
     return None if usage == TokenUsage() else usage

@@ -9,7 +9,11 @@ HARNESS = Harness(
     name="roo-code",
     display_name="Roo Code",
     adapter="moraine.harnesses.roo_code.adapter:RooCodeAdapter",
-    usage="per API request (its `api_req_started` record's tokens in, out, cache reads and writes)",
+    usage=(
+        "per API request (its `api_req_started` record's tokens in, out, cache reads and writes), as the provider "
+        "handler reported them: Anthropic-style handlers leave cached input out of tokens in, several OpenAI-style "
+        "ones (OpenAI-compatible, DeepSeek, xAI) leave it in, and the record does not say which"
+    ),
     locations=task_locations("roo-code", "rooveterinaryinc.roo-cline"),
     reads=(
         "tasks/<id>/ui_messages.json as for Cline (prompts, responses, reasoning, completion results, file tools, "

@@ -10,7 +10,10 @@ HARNESS = Harness(
     name="visual-studio-copilot",
     display_name="Visual Studio Copilot",
     adapter="moraine.harnesses.visual_studio_copilot.adapter:VisualStudioCopilotAdapter",
-    usage="per model call span (`gen_ai.usage.input_tokens`, `output_tokens`)",
+    usage=(
+        "per model call span (`gen_ai.usage.input_tokens`, `output_tokens`); the input count includes any cached "
+        "tokens, which the span does not count apart"
+    ),
     locations=(
         Location(
             source="visual-studio-copilot",

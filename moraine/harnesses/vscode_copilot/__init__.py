@@ -15,7 +15,10 @@ HARNESS = Harness(
     name="vscode-copilot",
     display_name="VS Code Copilot",
     adapter="moraine.harnesses.vscode_copilot.adapter:VscodeCopilotAdapter",
-    usage="per request (its result metadata's prompt and output tokens)",
+    usage=(
+        "per request (its result metadata's prompt and output tokens); the prompt count includes any cached tokens, "
+        "which the trace does not count apart"
+    ),
     locations=product_locations("vscode-copilot", PRODUCTS, _FOLDERS, "vscode_chat"),
     readers={"vscode_chat": "moraine.harnesses.vscode_copilot.reader:VscodeChatReader"},
     reads=(

@@ -9,7 +9,9 @@ HARNESS = Harness(
     name="workbuddy",
     display_name="WorkBuddy",
     adapter="moraine.harnesses.workbuddy.adapter:WorkBuddyAdapter",
-    usage="per model response (its provider's usage)",
+    # 2: an OpenAI prompt_tokens' cached tokens left out of input
+    revision=2,
+    usage="per model response (its provider's usage; an OpenAI `prompt_tokens` includes its cached tokens, left out of input)",
     locations=(in_home("workbuddy", "~/.workbuddy/projects/**/*.jsonl", "~/.workbuddy/projects"),),
     reads=(
         "transcripts and sub-agent transcripts: prompts, replies, function calls and their results, models, "

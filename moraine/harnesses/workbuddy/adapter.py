@@ -16,6 +16,7 @@ from typing import Any
 from moraine.harnesses._shared.events import RecordEvents
 from moraine.harnesses._shared.memory import changed
 from moraine.harnesses._shared.records import ObjectAdapter
+from moraine.harnesses._shared.usage import cached_left_out
 from moraine.harness_api.adapter import StreamContext
 from moraine.harnesses._shared.fields import as_dict, as_int, as_list, as_str, output_text
 from moraine.harnesses._shared.fields import parse_json_string, read_timestamp
@@ -115,4 +116,8 @@ def _usage(provider: dict[str, Any]) -> TokenUsage | None:
         found["cache_read"] = as_int(details.get("cached_tokens"))
     if found["reasoning"] is None:
         found["reasoning"] = as_int(as_dict(counts.get("completion_tokens_details")).get("reasoning_tokens"))
-    return TokenUsage(**found) if any(v is not None for v in found.values()) else None
+    if not any(v is not None for v in found.values()):
+        return None
+    usage = TokenUsage(**found)
+    # OpenAI's ``prompt_tokens`` includes its cached tokens; WorkBuddy's and Anthropic's input counts leave them out.
+    return cached_left_out(usage) if as_int(counts.get("prompt_tokens")) is not None else usage

@@ -30,12 +30,25 @@ def test_a_conversation_reads_as_title_cwd_messages_calls_and_usage(tmp_path: Pa
         ("patch", "toolu_02", False),
         ("shell", "toolu_03", True),
     ]
-    assert events[1].usage == TokenUsage(input=2100, output=64, cache_read=1800)
+    assert events[1].usage == TokenUsage(input=2100 - 1800, output=64, cache_read=1800)
     final = [e for e in events if e.terminal]
     assert len(final) == 1 and final[0].is_final_answer
     assert final[0].terminal_kind is TerminalKind.FINAL_RESPONSE and final[0].text.startswith(
         "Ninety seconds"
     )
+
+
+def test_usage_is_counted_once_per_assistant_message_with_cached_tokens_left_out_of_input(
+    tmp_path: Path,
+) -> None:
+    """Hand count from the fixture's four assistant messages' ``usage`` (the user message's zeros are no call):
+    prompt 2100/2300/2400/2500 of which cached 1800/2000/2200/2300, completion 64/90/30/40."""
+    _, events = read_cleanly("forge", _store(tmp_path))
+    used = [e.usage for e in events if e.usage is not None]
+    assert len(used) == 4
+    assert sum(u.input or 0 for u in used) == 300 + 300 + 200 + 200
+    assert sum(u.cache_read or 0 for u in used) == 1800 + 2000 + 2200 + 2300
+    assert sum(u.output or 0 for u in used) == 64 + 90 + 30 + 40
 
 
 def test_a_grown_conversation_yields_only_its_new_messages(tmp_path: Path) -> None:

@@ -39,7 +39,8 @@ def test_a_json_chat_reads_prompts_thoughts_calls_results_usage_and_the_summary_
         EventType.TOOL_CALL,
     ]
     assert found[0].starts_turn and "geminiquokkakeyword" in found[0].text
-    assert found[1].usage == TokenUsage(input=8210 - 4096, output=61 + 120, cache_read=4096, reasoning=120)
+    assert found[1].usage is None  # the reply's counts go on its text, not its thoughts
+    assert found[2].usage == TokenUsage(input=8210 - 4096, output=61 + 120, cache_read=4096, reasoning=120)
     calls = {e.tool_call_id: e for e in found if e.type is EventType.TOOL_CALL}
     responses = {e.tool_call_id: e for e in found if e.type is EventType.TOOL_RESPONSE}
     assert (
@@ -76,6 +77,20 @@ def test_a_jsonl_chat_emits_a_message_written_twice_once_and_takes_the_title_fro
     assert found[3].arguments == {"file_path": "src/tidepool/cli.py", "content": "import argparse\n"}
     assert found[-1].is_final_answer and not found[2].is_final_answer
     assert "Tide CLI station flag" in {i.title for i in items if isinstance(i, SessionInfo)}
+
+
+def test_a_jsonl_reply_written_again_with_grown_counts_keeps_its_final_counts() -> None:
+    """Hand count from the JSONL chat's lines: reply ``9e20-a1`` is written with its thoughts and counts input 7001,
+    output 20, then again with its text, a tool call and output 44 (the final counts); reply ``9e20-a2`` input 7300
+    of which 4096 cached, output 12. One usage per reply: input 7001 + (7300 - 4096), cache read 4096, output
+    44 + 12."""
+    items, _ = read(JsonlReader(), JSONL_CHAT, StreamContext(JSONL_CHAT, "gemini-cli-jsonl"))
+    used = [e for e in events(items) if e.usage is not None]
+    assert [e.type for e in used] == [EventType.ASSISTANT_RESPONSE, EventType.ASSISTANT_RESPONSE]
+    assert used[0].usage == TokenUsage(input=7001, output=44, cache_read=0, reasoning=None)
+    assert sum(e.usage.input or 0 for e in used if e.usage) == 7001 + 7300 - 4096
+    assert sum(e.usage.cache_read or 0 for e in used if e.usage) == 4096
+    assert sum(e.usage.output or 0 for e in used if e.usage) == 44 + 12
 
 
 def _chat(path: Path, messages: list[dict[str, Any]]) -> None:

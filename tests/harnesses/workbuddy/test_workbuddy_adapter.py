@@ -22,11 +22,23 @@ def test_a_transcript_reads_messages_calls_results_models_and_each_providers_tok
     assert [e.type.value for e in found] == kinds.split()
     assert found[0].starts_turn and found[0].cwd == "/home/dev/tram-times"
     assert found[1].usage == TokenUsage(input=3100, output=40, cache_read=1024)
-    assert found[4].usage == TokenUsage(input=3300, output=60, cache_read=2048)  # the provider's own names
+    # the provider's own (OpenAI) names: prompt_tokens 3300 includes the 2048 cached
+    assert found[4].usage == TokenUsage(input=3300 - 2048, output=60, cache_read=2048)
     assert found[4].arguments["file_path"] == "/home/dev/tram-times/src/board.ts"  # an object as recorded
     assert found[2].arguments == {"file_path": "/home/dev/tram-times/src/board.ts"}  # a JSON string, parsed
     assert (found[3].tool_name, found[3].tool_call_id) == ("Read", "call_r1")
     assert found[-1].is_final_answer and found[-1].model == "hunyuan-t1"
+
+
+def test_usage_is_counted_once_per_model_response_with_cached_tokens_left_out_of_input() -> None:
+    """Hand count from the transcript's four model items: a1 input 3100 (cached 1024 apart) output 40; fc1 3150/22;
+    fc2 ``rawUsage`` prompt_tokens 3300 of which 2048 cached, completion 60; a2 3400/18."""
+    items, _ = normalize_file(WorkBuddyAdapter(), PROJECT / f"{SESSION}.jsonl")
+    used = [e.usage for e in events(items) if e.usage is not None]
+    assert len(used) == 4
+    assert sum(u.input or 0 for u in used) == 3100 + 3150 + (3300 - 2048) + 3400
+    assert sum(u.cache_read or 0 for u in used) == 1024 + 2048
+    assert sum(u.output or 0 for u in used) == 40 + 22 + 60 + 18
 
 
 def test_a_sub_agent_transcript_is_a_child_session() -> None:
