@@ -3,7 +3,8 @@
 The clients are the registered ``HookClient`` declarations (``moraine.harnesses.hook_client``). Each gets one
 command per declared hook, ``<this install's moraine> hook EVENT --harness NAME --format F`` (after ``env
 MORAINE_HOME=... MORAINE_CONFIG=...`` when they are set), in its user-scope settings file; a project's file only
-when asked. Writing merges like ``moraine setup`` does (``mcp_clients.replace_file``): the file's other settings
+when asked (Cursor's flat entries sit straight in the event's list, in a file that starts with ``"version": 1``).
+Writing merges like ``moraine setup`` does (``mcp_clients.replace_file``): the file's other settings
 and other hooks are kept, the previous file is backed up, a file that does not parse is left alone. Moraine's own
 entries are recognised by their command (``moraine hook <event>``), so writing twice changes nothing and
 ``--remove`` removes exactly them.
@@ -15,7 +16,7 @@ import json
 import os
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +40,12 @@ class HookConfig:
     groups: dict[str, list[dict[str, Any]]]
     hint: str
     present: bool
+    preamble: dict[str, Any] = field(default_factory=dict)  # keys a new file starts with (Cursor's version)
 
     @property
     def text(self) -> str:
         """The settings document holding only Moraine's hooks (what is shown, and merged)."""
-        return json.dumps({"hooks": self.groups}, indent=2) + "\n"
+        return json.dumps({**self.preamble, "hooks": self.groups}, indent=2) + "\n"
 
 
 def hook_client_names() -> tuple[str, ...]:
@@ -57,7 +59,7 @@ def hook_command(
     """Return the shell command a hook of ``client`` runs for Moraine's ``event``."""
     env = [f"{name}={os.environ[name]}" for name in _PASSED_ENV if os.environ.get(name)]
     words = [*(["env", *env] if env else []), command or moraine_command(), "hook", event]
-    words += ["--harness", client.name, "--format", client.output]
+    words += ["--harness", client.name, "--format", client.format]
     return shlex.join(words + (["--project-only"] if project_only else []))
 
 
@@ -73,6 +75,10 @@ def _groups(client: HookClient, command: str | None, project_only: bool) -> dict
             "command": hook_command(client, entry.event, command, project_only),
             "timeout": timeout,
         }
+        if client.layout == "flat":
+            del hook["type"]  # Cursor's entries are commands: {"command", "timeout"}
+            groups.setdefault(entry.agent_event, []).append(hook)
+            continue
         group: dict[str, Any] = {"matcher": entry.matcher} if entry.matcher else {}
         groups.setdefault(entry.agent_event, []).append(group | {"hooks": [hook]})
     return groups
@@ -98,6 +104,7 @@ def hook_configs(
                 _groups(client, command, project_only),
                 client.hint,
                 user_path.parent.exists(),
+                {"version": client.version} if client.version is not None else {},
             )
         )
     return configs
@@ -119,6 +126,8 @@ def _without_ours(config: HookConfig, hooks: dict[str, Any]) -> dict[str, Any]:
             raise SetupError(f"{config.path}: hooks.{event} is not a list; not changing it")
         left = []
         for group in groups:
+            if _is_ours(group):  # a flat entry (Cursor's) is itself the hook
+                continue
             inner = group.get("hooks") if isinstance(group, dict) else None
             if not isinstance(inner, list):
                 left.append(group)
@@ -145,6 +154,7 @@ def _merged(config: HookConfig, existing: str | None, install: bool) -> str | No
         raise SetupError(f"{config.path}: expected a JSON object with a 'hooks' object; not changing it")
     hooks = _without_ours(config, data.get("hooks") or {})
     if install:
+        data = {**config.preamble, **data}
         for event, groups in config.groups.items():
             hooks[event] = [*hooks.get(event, []), *groups]
     if hooks:

@@ -3,7 +3,8 @@
 It imports the standard library only (``moraine.entry`` calls it before click loads), reads the hook's JSON from
 stdin, asks the daemon's ``/v1/daemon/hook`` route on its Unix socket (the run directory is user-only: no secret
 needed there) and prints the answer in the agent's hook protocol: ``json`` is ``{"hookSpecificOutput":
-{"hookEventName", "additionalContext"}}`` (Claude Code, Gemini CLI), ``text`` is the context as plain stdout.
+{"hookEventName", "additionalContext"}}`` (Claude Code, Gemini CLI), ``text`` is the context as plain stdout and
+``field:NAME`` is ``{"NAME": context}`` (Cursor's ``additional_context``; the harness's ``hook_client`` names it).
 
 - A hard deadline (``[hooks] deadline_ms``, default 1000, counted from this module's start): a timer thread ends
   the process with status 0 when it passes, and output is written in one step under the same lock, so nothing is
@@ -24,16 +25,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_DEADLINE_MS", "EVENTS", "FORMATS", "HOOK_PATH", "main"]
+__all__ = ["DEFAULT_DEADLINE_MS", "EVENTS", "HOOK_PATH", "format_error", "main"]
 
 _STARTED = time.monotonic()
 HOOK_PATH = "/v1/daemon/hook"  # the daemon's route (moraine.daemon.routes re-exports it)
 EVENTS = ("session-start", "prompt", "compact")
-FORMATS = ("json", "text")
+_FIELD = "field:"
 DEFAULT_DEADLINE_MS = 1000
 _MAX_INPUT = 1 << 20  # a hook's stdin past 1 MiB is cut there (the prompt is trimmed again by the daemon)
 _MAX_DEADLINE_MS = 60_000
-_USAGE = "usage: moraine hook {session-start|prompt|compact} [--harness NAME] [--format json|text] [--project-only]"
+_USAGE = (
+    "usage: moraine hook {session-start|prompt|compact} [--harness NAME] [--format json|text|field:NAME]"
+    " [--project-only]"
+)
 
 
 class _Refused(Exception):
@@ -72,6 +76,16 @@ class _Deadline:
                 view = view[os.write(1, view) :]
 
 
+def format_error(value: str) -> str | None:
+    """Why ``value`` is not an output format (None: it is one)."""
+    if value in ("json", "text"):
+        return None
+    name = value[len(_FIELD) :] if value.startswith(_FIELD) else ""
+    if name and name.isascii() and name.replace("_", "a").isalnum() and not name[0].isdigit():
+        return None
+    return f"--format must be json, text or field:NAME (NAME a JSON key of letters, digits and _), not {value!r}"
+
+
 def _options(argv: list[str]) -> dict[str, Any]:
     if not argv or argv[0] not in EVENTS:
         raise _Refused(_USAGE)
@@ -83,8 +97,10 @@ def _options(argv: list[str]) -> dict[str, Any]:
             options["project_only"] = True
         elif name in ("--harness", "--format"):
             value = inline or next(rest, "")
-            if not value or (name == "--format" and value not in FORMATS):
+            if not value:
                 raise _Refused(f"{name} needs a value; {_USAGE}")
+            if name == "--format" and (problem := format_error(value)):
+                raise _Refused(problem)
             options[name[2:]] = value
         else:
             raise _Refused(f"unknown option {word!r}; {_USAGE}")
@@ -134,14 +150,22 @@ def _text(data: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
+def _cwd(data: dict[str, Any]) -> str:
+    """The hook's working folder: ``cwd``, else the first of Cursor's ``workspace_roots``, else this process's."""
+    roots = data.get("workspace_roots")
+    first_root = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else None
+    cwd = _text(data, "cwd") or first_root or os.getcwd()
+    return cwd if os.path.isabs(cwd) else os.getcwd()
+
+
 def _request(options: dict[str, Any], data: dict[str, Any], deadline: _Deadline) -> dict[str, Any]:
-    cwd = _text(data, "cwd") or os.getcwd()
     return {
         "event": options["event"],
         "harness": options["harness"],
-        "session": _text(data, "session_id", "sessionId"),
-        "cwd": cwd if os.path.isabs(cwd) else os.getcwd(),
-        "prompt": _text(data, "prompt", "user_prompt", "userPrompt"),
+        "session": _text(data, "session_id", "sessionId", "conversation_id"),
+        "cwd": _cwd(data),
+        # Qwen Code's submitted_prompt is what the user typed; its prompt may be a tool result's continuation
+        "prompt": _text(data, "submitted_prompt", "prompt", "user_prompt", "userPrompt"),
         "project_only": options["project_only"],
         "deadline_ms": max(1, int(deadline.remaining() * 1000)),
     }
@@ -216,6 +240,8 @@ def render(text: str, output: str, event_name: str) -> bytes:
     """The agent's hook output carrying ``text`` as added context."""
     if output == "text":
         return (text + "\n").encode()
+    if output.startswith(_FIELD):
+        return (json.dumps({output[len(_FIELD) :]: text}, ensure_ascii=False) + "\n").encode()
     document = {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
     return (json.dumps(document, ensure_ascii=False) + "\n").encode()
 
@@ -238,7 +264,7 @@ def main(argv: list[str]) -> None:
         answer = _ask(_socket_path(home), body, deadline)
         text = answer.get("text")
         if isinstance(text, str) and text:
-            event_name = _text(data, "hook_event_name") or _DEFAULT_EVENT_NAMES[options["event"]]
+            event_name = _text(data, "hook_event_name", "hookEventName") or _DEFAULT_EVENT_NAMES[options["event"]]
             deadline.write(render(text, options["format"], event_name))
     except _Absent:
         try:

@@ -6,7 +6,11 @@ Inputs follow the agents' documentation: Claude Code (code.claude.com/docs/en/ho
 ``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``, ``prompt`` for UserPromptSubmit, ``source``
 for SessionStart; output ``{"hookSpecificOutput": {"hookEventName", "additionalContext"}}``) and Gemini CLI
 (geminicli.com/docs/hooks/reference: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
-``timestamp``, ``prompt`` for BeforeAgent; stdout must be that JSON alone) and Codex (Claude Code's wire format).
+``timestamp``, ``prompt`` for BeforeAgent; stdout must be that JSON alone) and Codex (Claude Code's wire format),
+Cursor (cursor.com/docs/agent/hooks: ``conversation_id``, ``generation_id``, ``model``, ``hook_event_name``,
+``cursor_version``, ``workspace_roots``, ``user_email``, ``transcript_path``, and ``session_id``,
+``is_background_agent``, ``composer_mode`` for sessionStart; output ``{"additional_context"}``) and Qwen Code
+(its hooks guide: Claude Code's fields plus ``timestamp``, ``submitted_prompt`` beside ``prompt``).
 """
 
 from __future__ import annotations
@@ -128,6 +132,66 @@ def test_codex_user_prompt_submit_hook_skips_its_own_session(served: ScopeHome) 
     context = _context(_run(served.env(), payload, "prompt", "--harness", "codex"), "UserPromptSubmit")
     found = _keys(context, "event")
     assert found and key_of("a1") not in found and key_of("a2") in found
+
+
+def test_cursor_session_start_hook_gives_additional_context(served: ScopeHome) -> None:
+    payload = {
+        "conversation_id": "5f0c2a9e-0000-4000-8000-00000000c0de",
+        "generation_id": "9d1b7e44-0000-4000-8000-000000000001",
+        "model": "claude-sonnet-4",
+        "hook_event_name": "sessionStart",
+        "cursor_version": "1.7.2",
+        "workspace_roots": [str(served.work / "alpha")],  # no cwd: the first root is the working folder
+        "user_email": None,
+        "transcript_path": None,
+        "session_id": "5f0c2a9e-0000-4000-8000-00000000c0de",
+        "is_background_agent": False,
+        "composer_mode": "agent",
+    }
+    done = _run(
+        served.env(),
+        payload,
+        "session-start",
+        "--harness",
+        "cursor",
+        "--format",
+        "field:additional_context",
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)  # the whole of stdout is one JSON document, Cursor's sessionStart output
+    assert set(out) == {"additional_context"}
+    listed = _keys(out["additional_context"], "session")
+    assert listed and listed <= {key_of(n) for n in ("a1", "a2", "a3", "a4")}  # alpha's: the workspace root
+
+
+def test_qwen_code_prompt_hook_reads_what_the_user_typed(served: ScopeHome) -> None:
+    base = {
+        "session_id": "0b9e3c1d-0000-4000-8000-00000000a17e",
+        "transcript_path": str(served.path / ".qwen" / "projects" / "x" / "chats" / "s.jsonl"),
+        "cwd": str(served.work / "alpha"),
+        "timestamp": "2026-04-29T13:00:00.000Z",
+        "permission_mode": "default",
+    }
+    typed = {
+        **base,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "quarterly invoice reconciliation spreadsheet",  # a continuation's model-bound text
+        "submitted_prompt": PROMPT,
+    }
+    context = _context(_run(served.env(), typed, "prompt", "--harness", "qwen-code"), "UserPromptSubmit")
+    assert key_of("a1") in _keys(context, "event")
+    continuation = {k: v for k, v in typed.items() if k != "submitted_prompt"}
+    done = _run(served.env(), continuation, "prompt", "--harness", "qwen-code")
+    assert (done.returncode, done.stdout) == (0, "")  # the continuation's text is not confident: nothing
+    start = {**base, "hook_event_name": "SessionStart", "source": "startup", "model": "qwen3-coder-plus"}
+    context = _context(_run(served.env(), start, "session-start", "--harness", "qwen-code"), "SessionStart")
+    assert _keys(context, "session")
+
+
+@pytest.mark.parametrize("bad", ["yaml", "field:", "field:a b", "field:1x"])
+def test_an_unknown_format_is_refused_and_prints_nothing(served: ScopeHome, bad: str) -> None:
+    done = _run(served.env(), _claude(served, "UserPromptSubmit", prompt=PROMPT), "prompt", "--format", bad)
+    assert done.returncode == 0 and done.stdout == "" and "--format" in done.stderr
 
 
 def test_text_format_prints_the_context_alone(served: ScopeHome) -> None:

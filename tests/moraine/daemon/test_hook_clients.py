@@ -39,18 +39,34 @@ DOCUMENTED: dict[str, tuple[str, list[tuple[str, str | None, str, int]]]] = {
         ".gemini/settings.json",
         [("SessionStart", None, "session-start", 10_000), ("BeforeAgent", None, "prompt", 10_000)],
     ),
+    "cursor": (".cursor/hooks.json", [("sessionStart", None, "session-start", 10)]),
+    "qwen-code": (
+        ".qwen/settings.json",
+        [
+            ("SessionStart", "startup|resume|clear", "session-start", 10_000),
+            ("SessionStart", "compact", "compact", 10_000),
+            ("UserPromptSubmit", None, "prompt", 10_000),
+        ],
+    ),
 }
+FLAT = {"cursor"}  # entries straight in the event's list: {"command", "timeout"}
 
 
 def _configs(home: Path, **kwargs: Any) -> dict[str, HookConfig]:
     return {c.client: c for c in hook_configs(home=home, command=COMMAND, **kwargs)}
 
 
+def _hooks(group: dict[str, Any]) -> list[dict[str, Any]]:
+    """A group's hooks; a flat entry (Cursor's) is one hook itself."""
+    hooks: list[dict[str, Any]] = group["hooks"] if "hooks" in group else [group]
+    return hooks
+
+
 def _ours(data: dict[str, Any]) -> list[tuple[str, str | None, str, int]]:
     found = []
     for event, groups in data["hooks"].items():
         for group in groups:
-            for hook in group["hooks"]:
+            for hook in _hooks(group):
                 words = shlex.split(hook["command"])
                 if "hook" in words and words[words.index("hook") - 1] == COMMAND:
                     found.append(
@@ -72,9 +88,13 @@ def test_each_agent_gets_its_documented_file_and_hooks(tmp_path: Path, client: s
     data = json.loads(config.path.read_text())
     assert sorted(_ours(data), key=str) == sorted(hooks, key=str)
     for group in (g for groups in data["hooks"].values() for g in groups):
-        command = shlex.split(group["hooks"][0]["command"])
+        (hook,) = _hooks(group)
+        command = shlex.split(hook["command"])
         assert command[command.index("hook") + 2 :][:2] == ["--harness", client]
-        assert group["hooks"][0]["type"] == "command"
+        if client in FLAT:
+            assert set(group) == {"command", "timeout"}
+        else:
+            assert hook["type"] == "command"
 
 
 def test_writing_keeps_other_settings_and_hooks_and_backs_up_the_old_file(tmp_path: Path) -> None:
@@ -130,6 +150,27 @@ def test_remove_takes_out_only_moraines_hooks(tmp_path: Path) -> None:
     assert remove_hooks(codex) is not None
     assert json.loads(codex.path.read_text()) == mine
     assert remove_hooks(codex) is None  # nothing of Moraine's left: untouched
+
+
+def test_cursor_hooks_file_is_versioned_flat_and_keeps_other_hooks(tmp_path: Path) -> None:
+    cursor = _configs(tmp_path)["cursor"]
+    cursor.path.parent.mkdir(parents=True)
+    mine = {"version": 1, "hooks": {"sessionStart": [{"command": "./audit.sh"}], "stop": [{"command": "notify"}]}}
+    cursor.path.write_text(json.dumps(mine))
+    write_hooks(cursor)
+    merged = json.loads(cursor.path.read_text())
+    assert merged["version"] == 1 and merged["hooks"]["stop"] == mine["hooks"]["stop"]
+    assert merged["hooks"]["sessionStart"][0] == {"command": "./audit.sh"}
+    command = shlex.split(merged["hooks"]["sessionStart"][1]["command"])
+    assert command[-2:] == ["--format", "field:additional_context"]
+    assert remove_hooks(cursor) is not None
+    assert json.loads(cursor.path.read_text()) == mine
+
+
+def test_a_new_cursor_file_starts_with_its_version(tmp_path: Path) -> None:
+    cursor = _configs(tmp_path)["cursor"]
+    write_hooks(cursor)
+    assert list(json.loads(cursor.path.read_text())) == ["version", "hooks"]
 
 
 def test_remove_from_a_missing_file_writes_nothing(tmp_path: Path) -> None:
@@ -197,6 +238,22 @@ def test_setup_hooks_project_and_remove(tmp_path: Path) -> None:
     assert removed.exit_code == 0, removed.output
     assert "hooks" not in json.loads(project.read_text())
     assert "mcpServers" in json.loads(project.read_text())  # the MCP entry stays
+
+
+def test_setup_hooks_for_cursor_and_qwen_code_and_remove(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for folder in (".cursor", ".qwen"):
+        (home / folder).mkdir(parents=True)
+    for client, path, events in (
+        ("cursor", ".cursor/hooks.json", {"sessionStart"}),
+        ("qwen-code", ".qwen/settings.json", {"SessionStart", "UserPromptSubmit"}),
+    ):
+        result = _setup(home, tmp_path, "--write", "--hooks", "--client", client)
+        assert result.exit_code == 0, result.output
+        assert set(json.loads((home / path).read_text())["hooks"]) == events
+        removed = _setup(home, tmp_path, "--hooks", "--remove", "--client", client)
+        assert removed.exit_code == 0, removed.output
+        assert "hooks" not in json.loads((home / path).read_text())
 
 
 def test_remove_without_hooks_is_refused(tmp_path: Path) -> None:
