@@ -32,8 +32,8 @@ def _format(ctx: click.Context, param: click.Parameter, value: str) -> str:
     default="json",
     show_default=True,
     callback=_format,
-    help='json: {"hookSpecificOutput": {"hookEventName", "additionalContext"}}; text: the context as is; '
-    'field:NAME: {"NAME": context} (Cursor: field:additional_context).',
+    help='json: {"hookSpecificOutput": {"hookEventName", "additionalContext"}}; text: the context as is; a JSON '
+    "object: that object with the context in place of its one null (Cursor: '{\"additional_context\":null}').",
 )
 @click.option("--project-only", is_flag=True, help="Search only the working folder's project.")
 @click.pass_context

@@ -14,12 +14,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from moraine.daemon.hook_scripts import (
+    remove_scripts,
+    runs_moraine_hook,
+    script_text,
+    scripts_text,
+    write_scripts,
+)
 from moraine.daemon.mcp_clients import SetupError, moraine_command, replace_file, resolve_path
 from moraine.harnesses.hook_client import HookClient, hook_clients
 
@@ -27,12 +33,12 @@ __all__ = ["HookConfig", "hook_client_names", "hook_configs", "hook_command", "r
 
 _PASSED_ENV = ("MORAINE_HOME", "MORAINE_CONFIG")
 _AGENT_TIMEOUT_SECONDS = 10  # the agent's own limit: far past Moraine's deadline, only for a hook that hangs
-_OURS = re.compile(r"(^|[\s/'\"])moraine['\"]? hook (session-start|prompt|compact)(\s|$)")
 
 
 @dataclass(frozen=True, slots=True)
 class HookConfig:
-    """One agent's hooks: the settings file and, per agent event, the groups Moraine adds there."""
+    """One agent's hooks: the settings file and, per agent event, the groups Moraine adds there; or, for an agent
+    with a script per event (Cline), the hooks folder and the scripts by file name."""
 
     client: str
     display_name: str
@@ -41,10 +47,15 @@ class HookConfig:
     hint: str
     present: bool
     preamble: dict[str, Any] = field(default_factory=dict)  # keys a new file starts with (Cursor's version)
+    scripts: dict[str, str] = field(
+        default_factory=dict
+    )  # file name -> text, when ``path`` is a hooks folder
 
     @property
     def text(self) -> str:
-        """The settings document holding only Moraine's hooks (what is shown, and merged)."""
+        """The settings document holding only Moraine's hooks, or the scripts (what is shown, and merged)."""
+        if self.scripts:
+            return scripts_text(self.path, self.scripts)
         return json.dumps({**self.preamble, "hooks": self.groups}, indent=2) + "\n"
 
 
@@ -96,25 +107,32 @@ def hook_configs(
     for client in hook_clients().values():
         user_path = resolve_path(client.path, home)
         path = project_dir / client.project_path if project_dir and client.project_path else user_path
+        scripts = client.layout == "scripts"
         configs.append(
             HookConfig(
                 client.name,
                 client.display_name,
                 path,
-                _groups(client, command, project_only),
+                {} if scripts else _groups(client, command, project_only),
                 client.hint,
                 user_path.parent.exists(),
                 {"version": client.version} if client.version is not None else {},
+                _scripts(client, command, project_only) if scripts else {},
             )
         )
     return configs
 
 
+def _scripts(client: HookClient, command: str | None, project_only: bool) -> dict[str, str]:
+    return {
+        e.agent_event: script_text(hook_command(client, e.event, command, project_only))
+        for e in client.entries
+    }
+
+
 def _is_ours(hook: Any) -> bool:
     return (
-        isinstance(hook, dict)
-        and isinstance(hook.get("command"), str)
-        and bool(_OURS.search(hook["command"]))
+        isinstance(hook, dict) and isinstance(hook.get("command"), str) and runs_moraine_hook(hook["command"])
     )
 
 
@@ -183,6 +201,8 @@ def remove_hooks(config: HookConfig) -> Path | None:
 
 
 def _apply(config: HookConfig, install: bool) -> Path | None:
+    if config.scripts:
+        return (write_scripts if install else remove_scripts)(config.path, config.scripts)
     existing = config.path.read_text(encoding="utf-8") if config.path.exists() else None
     merged = _merged(config, existing, install)
     return replace_file(config.path, existing, merged) if merged is not None else None

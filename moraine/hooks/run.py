@@ -4,7 +4,8 @@ It imports the standard library only (``moraine.entry`` calls it before click lo
 stdin, asks the daemon's ``/v1/daemon/hook`` route on its Unix socket (the run directory is user-only: no secret
 needed there) and prints the answer in the agent's hook protocol: ``json`` is ``{"hookSpecificOutput":
 {"hookEventName", "additionalContext"}}`` (Claude Code, Gemini CLI), ``text`` is the context as plain stdout and
-``field:NAME`` is ``{"NAME": context}`` (Cursor's ``additional_context``; the harness's ``hook_client`` names it).
+a JSON object is that object with the context in place of its one ``null`` (Cursor's ``{"additional_context":
+null}``, Cline's ``{"cancel":false,"contextModification":null}``: each harness's ``hook_client`` declares its own).
 
 - A hard deadline (``[hooks] deadline_ms``, default 1000, counted from this module's start): a timer thread ends
   the process with status 0 when it passes, and output is written in one step under the same lock, so nothing is
@@ -30,12 +31,11 @@ __all__ = ["DEFAULT_DEADLINE_MS", "EVENTS", "HOOK_PATH", "format_error", "main"]
 _STARTED = time.monotonic()
 HOOK_PATH = "/v1/daemon/hook"  # the daemon's route (moraine.daemon.routes re-exports it)
 EVENTS = ("session-start", "prompt", "compact")
-_FIELD = "field:"
 DEFAULT_DEADLINE_MS = 1000
 _MAX_INPUT = 1 << 20  # a hook's stdin past 1 MiB is cut there (the prompt is trimmed again by the daemon)
 _MAX_DEADLINE_MS = 60_000
 _USAGE = (
-    "usage: moraine hook {session-start|prompt|compact} [--harness NAME] [--format json|text|field:NAME]"
+    "usage: moraine hook {session-start|prompt|compact} [--harness NAME] [--format json|text|OBJECT]"
     " [--project-only]"
 )
 
@@ -76,14 +76,24 @@ class _Deadline:
                 view = view[os.write(1, view) :]
 
 
+def _document(value: str) -> dict[str, Any] | None:
+    """The JSON object ``value`` when it is one with exactly one ``null`` (where the context goes), else None."""
+    if not value.startswith("{"):
+        return None
+    try:
+        document = json.loads(value)
+    except ValueError:
+        return None
+    if not isinstance(document, dict) or list(document.values()).count(None) != 1:
+        return None
+    return document
+
+
 def format_error(value: str) -> str | None:
     """Why ``value`` is not an output format (None: it is one)."""
-    if value in ("json", "text"):
+    if value in ("json", "text") or _document(value) is not None:
         return None
-    name = value[len(_FIELD) :] if value.startswith(_FIELD) else ""
-    if name and name.isascii() and name.replace("_", "a").isalnum() and not name[0].isdigit():
-        return None
-    return f"--format must be json, text or field:NAME (NAME a JSON key of letters, digits and _), not {value!r}"
+    return f"--format must be json, text or a JSON object with one null (the context's place), not {value!r}"
 
 
 def _options(argv: list[str]) -> dict[str, Any]:
@@ -150,22 +160,37 @@ def _text(data: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
+def _first_root(data: dict[str, Any]) -> str | None:
+    """The first workspace root (Cursor's ``workspace_roots``, Cline's ``workspaceRoots``)."""
+    for key in ("workspace_roots", "workspaceRoots"):
+        roots = data.get(key)
+        if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
+            return roots[0]
+    return None
+
+
 def _cwd(data: dict[str, Any]) -> str:
-    """The hook's working folder: ``cwd``, else the first of Cursor's ``workspace_roots``, else this process's."""
-    roots = data.get("workspace_roots")
-    first_root = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else None
-    cwd = _text(data, "cwd") or first_root or os.getcwd()
+    """The hook's working folder: ``cwd``, else the first workspace root, else this process's."""
+    cwd = _text(data, "cwd") or _first_root(data) or os.getcwd()
     return cwd if os.path.isabs(cwd) else os.getcwd()
+
+
+def _prompt(data: dict[str, Any]) -> str | None:
+    """The prompt: Qwen Code's ``submitted_prompt`` (what the user typed; its ``prompt`` may be a tool result's
+    continuation) first, Cline's ``userPromptSubmit.prompt``, else the others' ``prompt``."""
+    nested = data.get("userPromptSubmit")
+    return _text(data, "submitted_prompt", "prompt", "user_prompt", "userPrompt") or (
+        _text(nested, "prompt") if isinstance(nested, dict) else None
+    )
 
 
 def _request(options: dict[str, Any], data: dict[str, Any], deadline: _Deadline) -> dict[str, Any]:
     return {
         "event": options["event"],
         "harness": options["harness"],
-        "session": _text(data, "session_id", "sessionId", "conversation_id"),
+        "session": _text(data, "session_id", "sessionId", "conversation_id", "taskId"),
         "cwd": _cwd(data),
-        # Qwen Code's submitted_prompt is what the user typed; its prompt may be a tool result's continuation
-        "prompt": _text(data, "submitted_prompt", "prompt", "user_prompt", "userPrompt"),
+        "prompt": _prompt(data),
         "project_only": options["project_only"],
         "deadline_ms": max(1, int(deadline.remaining() * 1000)),
     }
@@ -240,8 +265,9 @@ def render(text: str, output: str, event_name: str) -> bytes:
     """The agent's hook output carrying ``text`` as added context."""
     if output == "text":
         return (text + "\n").encode()
-    if output.startswith(_FIELD):
-        return (json.dumps({output[len(_FIELD) :]: text}, ensure_ascii=False) + "\n").encode()
+    if (template := _document(output)) is not None:
+        filled = {key: text if value is None else value for key, value in template.items()}
+        return (json.dumps(filled, ensure_ascii=False) + "\n").encode()
     document = {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
     return (json.dumps(document, ensure_ascii=False) + "\n").encode()
 
@@ -264,7 +290,9 @@ def main(argv: list[str]) -> None:
         answer = _ask(_socket_path(home), body, deadline)
         text = answer.get("text")
         if isinstance(text, str) and text:
-            event_name = _text(data, "hook_event_name", "hookEventName") or _DEFAULT_EVENT_NAMES[options["event"]]
+            event_name = (
+                _text(data, "hook_event_name", "hookEventName") or _DEFAULT_EVENT_NAMES[options["event"]]
+            )
             deadline.write(render(text, options["format"], event_name))
     except _Absent:
         try:

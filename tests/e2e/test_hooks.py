@@ -10,13 +10,17 @@ for SessionStart; output ``{"hookSpecificOutput": {"hookEventName", "additionalC
 Cursor (cursor.com/docs/agent/hooks: ``conversation_id``, ``generation_id``, ``model``, ``hook_event_name``,
 ``cursor_version``, ``workspace_roots``, ``user_email``, ``transcript_path``, and ``session_id``,
 ``is_background_agent``, ``composer_mode`` for sessionStart; output ``{"additional_context"}``) and Qwen Code
-(its hooks guide: Claude Code's fields plus ``timestamp``, ``submitted_prompt`` beside ``prompt``).
+(its hooks guide: Claude Code's fields plus ``timestamp``, ``submitted_prompt`` beside ``prompt``) and Cline
+(docs.cline.bot Hook Reference: ``clineVersion``, ``hookName``, ``timestamp``, ``taskId``, ``workspaceRoots``,
+``userId`` and ``userPromptSubmit``/``taskStart``; output ``{"cancel", "contextModification"}``, run from the
+script ``moraine setup --hooks`` writes).
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -24,6 +28,7 @@ import pytest
 from daemon_support import MORAINE, DaemonHome, wait_for
 
 from fixtures.scope.projects import ScopeHome, key_of, uuid_of
+from moraine.daemon.hook_clients import hook_configs, write_hooks
 from moraine.daemon.launcher import live_state
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.routes import HOOK_PATH
@@ -155,7 +160,7 @@ def test_cursor_session_start_hook_gives_additional_context(served: ScopeHome) -
         "--harness",
         "cursor",
         "--format",
-        "field:additional_context",
+        '{"additional_context":null}',
     )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)  # the whole of stdout is one JSON document, Cursor's sessionStart output
@@ -188,7 +193,52 @@ def test_qwen_code_prompt_hook_reads_what_the_user_typed(served: ScopeHome) -> N
     assert _keys(context, "session")
 
 
-@pytest.mark.parametrize("bad", ["yaml", "field:", "field:a b", "field:1x"])
+def _cline_script(home: ScopeHome, tmp_path: Path, name: str) -> Path:
+    """The script ``moraine setup --hooks`` writes for Cline's ``name`` event, this install's moraine in it."""
+    configs = hook_configs(home=tmp_path, command=str(MORAINE))
+    cline = next(c for c in configs if c.client == "cline")
+    write_hooks(cline)
+    return cline.path / name
+
+
+def _cline(home: ScopeHome, hook_name: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "clineVersion": "3.36.0",
+        "hookName": hook_name,
+        "timestamp": "1777467600000",
+        "taskId": "1777467600000",
+        "workspaceRoots": [str(home.work / "alpha")],
+        "userId": "user-1",
+        **fields,
+    }
+
+
+def _cline_context(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)  # the final (and only) JSON object on stdout is what Cline reads
+    assert set(out) == {"cancel", "contextModification"} and out["cancel"] is False
+    context: str = out["contextModification"]
+    return context
+
+
+def test_cline_scripts_add_context_at_task_start_and_prompt(served: ScopeHome, tmp_path: Path) -> None:
+    run = {"input": None, "env": served.env(), "capture_output": True, "text": True, "timeout": 60}
+    prompt = _cline(served, "UserPromptSubmit", userPromptSubmit={"prompt": PROMPT, "attachments": []})
+    script = _cline_script(served, tmp_path, "UserPromptSubmit")
+    done = subprocess.run([str(script)], **{**run, "input": json.dumps(prompt)}, check=False)
+    assert key_of("a1") in _keys(_cline_context(done), "event")
+    start = _cline(
+        served,
+        "TaskStart",
+        taskStart={"taskMetadata": {"taskId": "1777467600000", "ulid": "01J", "initialTask": PROMPT}},
+    )
+    script = _cline_script(served, tmp_path, "TaskStart")
+    done = subprocess.run([str(script)], **{**run, "input": json.dumps(start)}, check=False)
+    listed = _keys(_cline_context(done), "session")
+    assert listed and listed <= {key_of(n) for n in ("a1", "a2", "a3", "a4")}  # the workspace root's project
+
+
+@pytest.mark.parametrize("bad", ["yaml", "{}", '{"a":null,"b":null}', "[null]", "{not json"])
 def test_an_unknown_format_is_refused_and_prints_nothing(served: ScopeHome, bad: str) -> None:
     done = _run(served.env(), _claude(served, "UserPromptSubmit", prompt=PROMPT), "prompt", "--format", bad)
     assert done.returncode == 0 and done.stdout == "" and "--format" in done.stderr

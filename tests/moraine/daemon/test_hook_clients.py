@@ -50,6 +50,13 @@ DOCUMENTED: dict[str, tuple[str, list[tuple[str, str | None, str, int]]]] = {
     ),
 }
 FLAT = {"cursor"}  # entries straight in the event's list: {"command", "timeout"}
+# An agent with one executable per event (its documentation): the user-scope folder, and file name -> Moraine event.
+SCRIPTS: dict[str, tuple[str, dict[str, str]]] = {
+    "cline": (
+        "Documents/Cline/Hooks",
+        {"TaskStart": "session-start", "TaskResume": "session-start", "UserPromptSubmit": "prompt"},
+    ),
+}
 
 
 def _configs(home: Path, **kwargs: Any) -> dict[str, HookConfig]:
@@ -76,7 +83,7 @@ def _ours(data: dict[str, Any]) -> list[tuple[str, str | None, str, int]]:
 
 
 def test_every_registered_hook_client_has_a_documented_row() -> None:
-    assert sorted(hook_client_names()) == sorted(DOCUMENTED)
+    assert sorted(hook_client_names()) == sorted([*DOCUMENTED, *SCRIPTS])
 
 
 @pytest.mark.parametrize("client", sorted(DOCUMENTED))
@@ -155,14 +162,17 @@ def test_remove_takes_out_only_moraines_hooks(tmp_path: Path) -> None:
 def test_cursor_hooks_file_is_versioned_flat_and_keeps_other_hooks(tmp_path: Path) -> None:
     cursor = _configs(tmp_path)["cursor"]
     cursor.path.parent.mkdir(parents=True)
-    mine = {"version": 1, "hooks": {"sessionStart": [{"command": "./audit.sh"}], "stop": [{"command": "notify"}]}}
+    mine = {
+        "version": 1,
+        "hooks": {"sessionStart": [{"command": "./audit.sh"}], "stop": [{"command": "notify"}]},
+    }
     cursor.path.write_text(json.dumps(mine))
     write_hooks(cursor)
     merged = json.loads(cursor.path.read_text())
     assert merged["version"] == 1 and merged["hooks"]["stop"] == mine["hooks"]["stop"]
     assert merged["hooks"]["sessionStart"][0] == {"command": "./audit.sh"}
     command = shlex.split(merged["hooks"]["sessionStart"][1]["command"])
-    assert command[-2:] == ["--format", "field:additional_context"]
+    assert command[-2:] == ["--format", '{"additional_context":null}']
     assert remove_hooks(cursor) is not None
     assert json.loads(cursor.path.read_text()) == mine
 
@@ -171,6 +181,63 @@ def test_a_new_cursor_file_starts_with_its_version(tmp_path: Path) -> None:
     cursor = _configs(tmp_path)["cursor"]
     write_hooks(cursor)
     assert list(json.loads(cursor.path.read_text())) == ["version", "hooks"]
+
+
+def _script_command(path: Path) -> list[str]:
+    lines = path.read_text().splitlines()
+    assert lines[0] == "#!/bin/sh" and lines[-1].startswith("exec ")
+    return shlex.split(lines[-1])[1:]
+
+
+def test_cline_gets_one_user_only_executable_script_per_event(tmp_path: Path) -> None:
+    folder, events = SCRIPTS["cline"]
+    cline = _configs(tmp_path)["cline"]
+    assert cline.path == tmp_path / folder
+    write_hooks(cline)
+    assert sorted(p.name for p in cline.path.iterdir()) == sorted(events)
+    for name, event in events.items():
+        path = cline.path / name
+        assert path.stat().st_mode & 0o777 == 0o700
+        command = _script_command(path)
+        assert command[:3] == [COMMAND, "hook", event]
+        assert command[3:] == [
+            "--harness",
+            "cline",
+            "--format",
+            '{"cancel":false,"contextModification":null}',
+        ]
+    assert write_hooks(cline) is None  # twice: nothing changes, no backup
+    assert sorted(p.name for p in cline.path.iterdir()) == sorted(events)
+
+
+def test_cline_scripts_a_users_own_hook_is_never_touched(tmp_path: Path) -> None:
+    cline = _configs(tmp_path)["cline"]
+    cline.path.mkdir(parents=True)
+    mine = cline.path / "UserPromptSubmit"
+    mine.write_text("#!/bin/sh\necho '{\"cancel\": false}'\n")
+    with pytest.raises(SetupError, match="UserPromptSubmit"):
+        write_hooks(cline)
+    assert sorted(p.name for p in cline.path.iterdir()) == ["UserPromptSubmit"]  # nothing written at all
+    assert remove_hooks(cline) is None and mine.exists()
+
+
+def test_cline_scripts_removed_are_kept_aside_not_executable(tmp_path: Path) -> None:
+    cline = _configs(tmp_path)["cline"]
+    write_hooks(cline)
+    backup = remove_hooks(cline)
+    assert backup is not None and backup.stat().st_mode & 0o777 == 0o600
+    left = list(cline.path.iterdir())
+    assert len(left) == 3 and all(".bak-" in p.name and p.stat().st_mode & 0o111 == 0 for p in left)
+    assert remove_hooks(cline) is None
+
+
+def test_cline_changed_install_replaces_moraines_older_script(tmp_path: Path) -> None:
+    write_hooks(_configs(tmp_path)["cline"])
+    moved = {c.client: c for c in hook_configs(home=tmp_path, command="/usr/local/bin/moraine")}["cline"]
+    assert write_hooks(moved) is not None
+    for name in SCRIPTS["cline"][1]:
+        assert _script_command(moved.path / name)[0] == "/usr/local/bin/moraine"
+        assert (moved.path / name).stat().st_mode & 0o777 == 0o700
 
 
 def test_remove_from_a_missing_file_writes_nothing(tmp_path: Path) -> None:
@@ -254,6 +321,20 @@ def test_setup_hooks_for_cursor_and_qwen_code_and_remove(tmp_path: Path) -> None
         removed = _setup(home, tmp_path, "--hooks", "--remove", "--client", client)
         assert removed.exit_code == 0, removed.output
         assert "hooks" not in json.loads((home / path).read_text())
+
+
+def test_setup_hooks_for_cline_in_a_project_and_remove(tmp_path: Path) -> None:
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (home / "Documents" / "Cline").mkdir(parents=True)
+    repo.mkdir()
+    result = _setup(home, repo, "--write", "--hooks", "--project", "--client", "cline")
+    assert result.exit_code == 0, result.output
+    folder = repo / ".clinerules" / "hooks"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(SCRIPTS["cline"][1])
+    assert not (home / "Documents" / "Cline" / "Hooks").exists()
+    removed = _setup(home, repo, "--hooks", "--remove", "--project", "--client", "cline")
+    assert removed.exit_code == 0, removed.output
+    assert all(".bak-" in p.name for p in folder.iterdir())
 
 
 def test_remove_without_hooks_is_refused(tmp_path: Path) -> None:
