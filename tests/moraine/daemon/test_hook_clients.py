@@ -123,13 +123,31 @@ def test_writing_keeps_other_settings_and_hooks_and_backs_up_the_old_file(tmp_pa
     assert backup is not None and json.loads(backup.read_text()) == old
 
 
-def test_writing_twice_changes_nothing(tmp_path: Path) -> None:
-    gemini = _configs(tmp_path)["gemini-cli"]
-    write_hooks(gemini)
-    first = gemini.path.read_text()
-    assert write_hooks(gemini) is None  # nothing changed: no backup
-    assert gemini.path.read_text() == first
-    assert list(gemini.path.parent.iterdir()) == [gemini.path]
+@pytest.mark.parametrize("client", sorted(DOCUMENTED))
+def test_writing_twice_changes_nothing(tmp_path: Path, client: str) -> None:
+    config = _configs(tmp_path)[client]
+    write_hooks(config)
+    first = config.path.read_text()
+    assert write_hooks(config) is None  # nothing changed: no backup
+    assert config.path.read_text() == first
+    assert list(config.path.parent.iterdir()) == [config.path]
+
+
+PROJECT = {
+    "claude-code": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "gemini-cli": ".gemini/settings.json",
+    "cursor": ".cursor/hooks.json",
+    "qwen-code": ".qwen/settings.json",
+    "cline": ".clinerules/hooks",
+}
+
+
+def test_project_scope_uses_each_agents_documented_project_path(tmp_path: Path) -> None:
+    configs = _configs(tmp_path / "home", project_dir=tmp_path / "repo")
+    assert {name: c.path for name, c in configs.items()} == {
+        name: tmp_path / "repo" / path for name, path in PROJECT.items()
+    }
 
 
 def test_a_changed_install_replaces_moraines_old_hooks(tmp_path: Path) -> None:
