@@ -7,7 +7,8 @@ when asked (Cursor's flat entries sit straight in the event's list, in a file th
 Writing merges like ``moraine setup`` does (``mcp_clients.replace_file``): the file's other settings
 and other hooks are kept, the previous file is backed up, a file that does not parse is left alone. Moraine's own
 entries are recognised by their command (``moraine hook <event>``), so writing twice changes nothing and
-``--remove`` removes exactly them.
+``--remove`` removes exactly them. An agent with a script per event (Cline) gets its scripts written and removed
+by ``moraine.daemon.hook_scripts`` instead.
 """
 
 from __future__ import annotations
@@ -47,9 +48,8 @@ class HookConfig:
     hint: str
     present: bool
     preamble: dict[str, Any] = field(default_factory=dict)  # keys a new file starts with (Cursor's version)
-    scripts: dict[str, str] = field(
-        default_factory=dict
-    )  # file name -> text, when ``path`` is a hooks folder
+    # file name -> text when ``path`` is a folder of one script per event (``moraine.daemon.hook_scripts``)
+    scripts: dict[str, str] = field(default_factory=dict)
 
     @property
     def text(self) -> str:

@@ -4,10 +4,11 @@ Each module ``moraine/harnesses/<pkg>/hook_client.py`` exposes ``CLIENT = HookCl
 the ``moraine.hook_clients`` entry-point group. A client names the settings file that holds its command hooks, the
 agent's hook events Moraine answers (``HookEntry``: the agent's event, an optional matcher, Moraine's event) and how
 the agent reads a hook's output (``output``: ``json`` for ``{"hookSpecificOutput": {"additionalContext"}}``,
-``text`` for plain stdout, ``document`` for the JSON object ``document`` with the context where it holds None). Every client here keeps its hooks in a JSON
-``hooks`` object: event name -> list of ``{"matcher"?, "hooks": [{"type": "command", "command", "timeout"}]}``
-groups (``layout="groups"``), or of ``{"command", "timeout"}`` entries (``layout="flat"``, Cursor's); or, with
-``layout="scripts"`` (Cline's), ``path`` is a folder holding one executable per agent event, named after it.
+``text`` for plain stdout, ``document`` for the JSON object ``document`` with the context where it holds None).
+A client keeps its hooks in a JSON ``hooks`` object: event name -> list of ``{"matcher"?, "hooks": [{"type":
+"command", "command", "timeout"}]}`` groups (``layout="groups"``), or of ``{"command", "timeout"}`` entries
+(``layout="flat"``, Cursor's); or, with ``layout="scripts"`` (Cline's), ``path`` is a folder holding one
+executable per agent event, named after it.
 """
 
 from __future__ import annotations
