@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import click
 
-from moraine.hooks.run import EVENTS, FORMATS
+from moraine.hooks.run import EVENTS, format_error
 
 __all__ = ["hook"]
+
+
+def _format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if problem := format_error(value):
+        raise click.BadParameter(problem)
+    return value
 
 
 @click.command("hook")
@@ -23,10 +29,11 @@ __all__ = ["hook"]
 @click.option(
     "--format",
     "output",
-    type=click.Choice(FORMATS),
     default="json",
     show_default=True,
-    help='json: {"hookSpecificOutput": {"hookEventName", "additionalContext"}}; text: the context as is.',
+    callback=_format,
+    help='json: {"hookSpecificOutput": {"hookEventName", "additionalContext"}}; text: the context as is; a JSON '
+    "object: that object with the context in place of its one null (Cursor: '{\"additional_context\":null}').",
 )
 @click.option("--project-only", is_flag=True, help="Search only the working folder's project.")
 @click.pass_context

@@ -56,8 +56,9 @@ __all__ = ["setup"]
 @click.option(
     "--hooks",
     is_flag=True,
-    help="Also the hooks of the agents that have command hooks (Claude Code, Gemini CLI): recall at session "
-    "start, before a prompt is answered and after a compaction (`moraine hook`). Off until written.",
+    help="Also the hooks of the agents whose command hooks can add context (Claude Code, Codex, Cursor, Gemini "
+    "CLI, Qwen Code; docs/harnesses.md, Hooks): recall at session start, before a prompt is answered and after a "
+    "compaction, where the agent has each (`moraine hook`). Off until written.",
 )
 @click.option(
     "--remove", is_flag=True, help="With --hooks: take Moraine's hooks out of each file (a backup is kept)."

@@ -3,7 +3,9 @@
 It imports the standard library only (``moraine.entry`` calls it before click loads), reads the hook's JSON from
 stdin, asks the daemon's ``/v1/daemon/hook`` route on its Unix socket (the run directory is user-only: no secret
 needed there) and prints the answer in the agent's hook protocol: ``json`` is ``{"hookSpecificOutput":
-{"hookEventName", "additionalContext"}}`` (Claude Code, Gemini CLI), ``text`` is the context as plain stdout.
+{"hookEventName", "additionalContext"}}`` (Claude Code, Gemini CLI), ``text`` is the context as plain stdout and
+a JSON object is that object with the context in place of its one ``null`` (Cursor's ``{"additional_context":
+null}``, Cline's ``{"cancel":false,"contextModification":null}``: each harness's ``hook_client`` declares its own).
 
 - A hard deadline (``[hooks] deadline_ms``, default 1000, counted from this module's start): a timer thread ends
   the process with status 0 when it passes, and output is written in one step under the same lock, so nothing is
@@ -24,16 +26,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_DEADLINE_MS", "EVENTS", "FORMATS", "HOOK_PATH", "main"]
+__all__ = ["DEFAULT_DEADLINE_MS", "EVENTS", "HOOK_PATH", "format_error", "main"]
 
 _STARTED = time.monotonic()
 HOOK_PATH = "/v1/daemon/hook"  # the daemon's route (moraine.daemon.routes re-exports it)
 EVENTS = ("session-start", "prompt", "compact")
-FORMATS = ("json", "text")
 DEFAULT_DEADLINE_MS = 1000
 _MAX_INPUT = 1 << 20  # a hook's stdin past 1 MiB is cut there (the prompt is trimmed again by the daemon)
 _MAX_DEADLINE_MS = 60_000
-_USAGE = "usage: moraine hook {session-start|prompt|compact} [--harness NAME] [--format json|text] [--project-only]"
+_USAGE = (
+    "usage: moraine hook {session-start|prompt|compact} [--harness NAME] [--format json|text|OBJECT]"
+    " [--project-only]"
+)
 
 
 class _Refused(Exception):
@@ -72,6 +76,26 @@ class _Deadline:
                 view = view[os.write(1, view) :]
 
 
+def _document(value: str) -> dict[str, Any] | None:
+    """The JSON object ``value`` when it is one with exactly one ``null`` (where the context goes), else None."""
+    if not value.startswith("{"):
+        return None
+    try:
+        document = json.loads(value)
+    except ValueError:
+        return None
+    if not isinstance(document, dict) or list(document.values()).count(None) != 1:
+        return None
+    return document
+
+
+def format_error(value: str) -> str | None:
+    """Why ``value`` is not an output format (None: it is one)."""
+    if value in ("json", "text") or _document(value) is not None:
+        return None
+    return f"--format must be json, text or a JSON object with one null (the context's place), not {value!r}"
+
+
 def _options(argv: list[str]) -> dict[str, Any]:
     if not argv or argv[0] not in EVENTS:
         raise _Refused(_USAGE)
@@ -83,8 +107,10 @@ def _options(argv: list[str]) -> dict[str, Any]:
             options["project_only"] = True
         elif name in ("--harness", "--format"):
             value = inline or next(rest, "")
-            if not value or (name == "--format" and value not in FORMATS):
+            if not value:
                 raise _Refused(f"{name} needs a value; {_USAGE}")
+            if name == "--format" and (problem := format_error(value)):
+                raise _Refused(problem)
             options[name[2:]] = value
         else:
             raise _Refused(f"unknown option {word!r}; {_USAGE}")
@@ -134,14 +160,37 @@ def _text(data: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
+def _first_root(data: dict[str, Any]) -> str | None:
+    """The first workspace root (Cursor's ``workspace_roots``, Cline's ``workspaceRoots``)."""
+    for key in ("workspace_roots", "workspaceRoots"):
+        roots = data.get(key)
+        if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
+            return roots[0]
+    return None
+
+
+def _cwd(data: dict[str, Any]) -> str:
+    """The hook's working folder: ``cwd``, else the first workspace root, else this process's."""
+    cwd = _text(data, "cwd") or _first_root(data) or os.getcwd()
+    return cwd if os.path.isabs(cwd) else os.getcwd()
+
+
+def _prompt(data: dict[str, Any]) -> str | None:
+    """The prompt: Qwen Code's ``submitted_prompt`` (what the user typed; its ``prompt`` may be a tool result's
+    continuation) first, Cline's ``userPromptSubmit.prompt``, else the others' ``prompt``."""
+    nested = data.get("userPromptSubmit")
+    return _text(data, "submitted_prompt", "prompt", "user_prompt", "userPrompt") or (
+        _text(nested, "prompt") if isinstance(nested, dict) else None
+    )
+
+
 def _request(options: dict[str, Any], data: dict[str, Any], deadline: _Deadline) -> dict[str, Any]:
-    cwd = _text(data, "cwd") or os.getcwd()
     return {
         "event": options["event"],
         "harness": options["harness"],
-        "session": _text(data, "session_id", "sessionId"),
-        "cwd": cwd if os.path.isabs(cwd) else os.getcwd(),
-        "prompt": _text(data, "prompt", "user_prompt", "userPrompt"),
+        "session": _text(data, "session_id", "sessionId", "conversation_id", "taskId"),
+        "cwd": _cwd(data),
+        "prompt": _prompt(data),
         "project_only": options["project_only"],
         "deadline_ms": max(1, int(deadline.remaining() * 1000)),
     }
@@ -216,6 +265,9 @@ def render(text: str, output: str, event_name: str) -> bytes:
     """The agent's hook output carrying ``text`` as added context."""
     if output == "text":
         return (text + "\n").encode()
+    if (template := _document(output)) is not None:
+        filled = {key: text if value is None else value for key, value in template.items()}
+        return (json.dumps(filled, ensure_ascii=False) + "\n").encode()
     document = {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
     return (json.dumps(document, ensure_ascii=False) + "\n").encode()
 
@@ -238,7 +290,9 @@ def main(argv: list[str]) -> None:
         answer = _ask(_socket_path(home), body, deadline)
         text = answer.get("text")
         if isinstance(text, str) and text:
-            event_name = _text(data, "hook_event_name") or _DEFAULT_EVENT_NAMES[options["event"]]
+            event_name = (
+                _text(data, "hook_event_name", "hookEventName") or _DEFAULT_EVENT_NAMES[options["event"]]
+            )
             deadline.write(render(text, options["format"], event_name))
     except _Absent:
         try:

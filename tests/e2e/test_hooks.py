@@ -6,13 +6,21 @@ Inputs follow the agents' documentation: Claude Code (code.claude.com/docs/en/ho
 ``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``, ``prompt`` for UserPromptSubmit, ``source``
 for SessionStart; output ``{"hookSpecificOutput": {"hookEventName", "additionalContext"}}``) and Gemini CLI
 (geminicli.com/docs/hooks/reference: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
-``timestamp``, ``prompt`` for BeforeAgent; stdout must be that JSON alone) and Codex (Claude Code's wire format).
+``timestamp``, ``prompt`` for BeforeAgent; stdout must be that JSON alone) and Codex (Claude Code's wire format),
+Cursor (cursor.com/docs/agent/hooks: ``conversation_id``, ``generation_id``, ``model``, ``hook_event_name``,
+``cursor_version``, ``workspace_roots``, ``user_email``, ``transcript_path``, and ``session_id``,
+``is_background_agent``, ``composer_mode`` for sessionStart; output ``{"additional_context"}``) and Qwen Code
+(its hooks guide: Claude Code's fields plus ``timestamp``, ``submitted_prompt`` beside ``prompt``) and Cline
+(docs.cline.bot Hook Reference: ``clineVersion``, ``hookName``, ``timestamp``, ``taskId``, ``workspaceRoots``,
+``userId`` and ``userPromptSubmit``/``taskStart``; output ``{"cancel", "contextModification"}``, run from the
+script ``moraine setup --hooks`` writes).
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -20,6 +28,7 @@ import pytest
 from daemon_support import MORAINE, DaemonHome, wait_for
 
 from fixtures.scope.projects import ScopeHome, key_of, uuid_of
+from moraine.daemon.hook_clients import hook_configs, write_hooks
 from moraine.daemon.launcher import live_state
 from moraine.daemon.paths import DaemonPaths
 from moraine.daemon.routes import HOOK_PATH
@@ -128,6 +137,105 @@ def test_codex_user_prompt_submit_hook_skips_its_own_session(served: ScopeHome) 
     context = _context(_run(served.env(), payload, "prompt", "--harness", "codex"), "UserPromptSubmit")
     found = _keys(context, "event")
     assert found and key_of("a1") not in found and key_of("a2") in found
+
+
+def test_cursor_session_start_hook_gives_additional_context(served: ScopeHome) -> None:
+    payload = {
+        "conversation_id": "5f0c2a9e-0000-4000-8000-00000000c0de",
+        "generation_id": "9d1b7e44-0000-4000-8000-000000000001",
+        "model": "claude-sonnet-4",
+        "hook_event_name": "sessionStart",
+        "cursor_version": "1.7.2",
+        "workspace_roots": [str(served.work / "alpha")],  # no cwd: the first root is the working folder
+        "user_email": None,
+        "transcript_path": None,
+        "session_id": "5f0c2a9e-0000-4000-8000-00000000c0de",
+        "is_background_agent": False,
+        "composer_mode": "agent",
+    }
+    done = _run(
+        served.env(),
+        payload,
+        "session-start",
+        "--harness",
+        "cursor",
+        "--format",
+        '{"additional_context":null}',
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)  # the whole of stdout is one JSON document, Cursor's sessionStart output
+    assert set(out) == {"additional_context"}
+    listed = _keys(out["additional_context"], "session")
+    assert listed and listed <= {key_of(n) for n in ("a1", "a2", "a3", "a4")}  # alpha's: the workspace root
+
+
+def test_qwen_code_prompt_hook_reads_what_the_user_typed(served: ScopeHome) -> None:
+    base = {
+        "session_id": "0b9e3c1d-0000-4000-8000-00000000a17e",
+        "transcript_path": str(served.path / ".qwen" / "projects" / "x" / "chats" / "s.jsonl"),
+        "cwd": str(served.work / "alpha"),
+        "timestamp": "2026-04-29T13:00:00.000Z",
+        "permission_mode": "default",
+    }
+    typed = {
+        **base,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "quarterly invoice reconciliation spreadsheet",  # a continuation's model-bound text
+        "submitted_prompt": PROMPT,
+    }
+    context = _context(_run(served.env(), typed, "prompt", "--harness", "qwen-code"), "UserPromptSubmit")
+    assert key_of("a1") in _keys(context, "event")
+    continuation = {k: v for k, v in typed.items() if k != "submitted_prompt"}
+    done = _run(served.env(), continuation, "prompt", "--harness", "qwen-code")
+    assert (done.returncode, done.stdout) == (0, "")  # the continuation's text is not confident: nothing
+    start = {**base, "hook_event_name": "SessionStart", "source": "startup", "model": "qwen3-coder-plus"}
+    context = _context(_run(served.env(), start, "session-start", "--harness", "qwen-code"), "SessionStart")
+    assert _keys(context, "session")
+
+
+def _cline_script(home: ScopeHome, tmp_path: Path, name: str) -> Path:
+    """The script ``moraine setup --hooks`` writes for Cline's ``name`` event, this install's moraine in it."""
+    configs = hook_configs(home=tmp_path, command=str(MORAINE))
+    cline = next(c for c in configs if c.client == "cline")
+    write_hooks(cline)
+    return cline.path / name
+
+
+def _cline(home: ScopeHome, hook_name: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "clineVersion": "3.36.0",
+        "hookName": hook_name,
+        "timestamp": "1777467600000",
+        "taskId": "1777467600000",
+        "workspaceRoots": [str(home.work / "alpha")],
+        "userId": "user-1",
+        **fields,
+    }
+
+
+def _cline_context(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)  # the final (and only) JSON object on stdout is what Cline reads
+    assert set(out) == {"cancel", "contextModification"} and out["cancel"] is False
+    context: str = out["contextModification"]
+    return context
+
+
+def test_cline_scripts_add_context_at_task_start_and_prompt(served: ScopeHome, tmp_path: Path) -> None:
+    run = {"input": None, "env": served.env(), "capture_output": True, "text": True, "timeout": 60}
+    prompt = _cline(served, "UserPromptSubmit", userPromptSubmit={"prompt": PROMPT, "attachments": []})
+    script = _cline_script(served, tmp_path, "UserPromptSubmit")
+    done = subprocess.run([str(script)], **{**run, "input": json.dumps(prompt)}, check=False)
+    assert key_of("a1") in _keys(_cline_context(done), "event")
+    start = _cline(
+        served,
+        "TaskStart",
+        taskStart={"taskMetadata": {"taskId": "1777467600000", "ulid": "01J", "initialTask": PROMPT}},
+    )
+    script = _cline_script(served, tmp_path, "TaskStart")
+    done = subprocess.run([str(script)], **{**run, "input": json.dumps(start)}, check=False)
+    listed = _keys(_cline_context(done), "session")
+    assert listed and listed <= {key_of(n) for n in ("a1", "a2", "a3", "a4")}  # the workspace root's project
 
 
 def test_text_format_prints_the_context_alone(served: ScopeHome) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from moraine.hooks.run import render
+from moraine.hooks.run import format_error, render
 
 MORAINE = Path(sys.executable).with_name("moraine")
 
@@ -27,6 +27,21 @@ def test_json_output_is_the_hook_specific_output_the_agents_read() -> None:
 
 def test_text_output_is_the_context_alone() -> None:
     assert render("earlier: a fix", "text", "UserPromptSubmit") == b"earlier: a fix\n"
+
+
+def test_an_object_format_gets_the_context_in_place_of_its_null() -> None:
+    out = json.loads(render('earlier: "a fix"', '{"cancel":false,"contextModification":null}', "TaskStart"))
+    assert out == {"cancel": False, "contextModification": 'earlier: "a fix"'}
+
+
+@pytest.mark.parametrize("value", ["json", "text", '{"additional_context":null}', '{"a":1,"b":null}'])
+def test_formats_the_hook_clients_use_are_accepted(value: str) -> None:
+    assert format_error(value) is None
+
+
+@pytest.mark.parametrize("value", ["xml", "{}", '{"a":null,"b":null}', '{"a":1}', "[null]", "{oops", "null"])
+def test_other_formats_are_refused_with_the_reason(value: str) -> None:
+    assert "--format must be" in (format_error(value) or "")
 
 
 @pytest.fixture
@@ -65,7 +80,8 @@ def test_a_daemon_that_never_answers_gets_nothing_printed_once_the_deadline_pass
         (b"{not json", ("prompt",), b"not JSON"),
         (b"[1, 2]", ("prompt",), b"not a JSON object"),
         (b"{}", ("recall",), b"usage: moraine hook"),
-        (b"{}", ("prompt", "--format", "xml"), b"--format needs a value"),
+        (b"{}", ("prompt", "--format", "xml"), b"--format must be"),
+        (b"{}", ("prompt", "--format"), b"--format needs a value"),
     ],
 )
 def test_bad_input_prints_nothing_exits_0_and_says_why_on_stderr(
