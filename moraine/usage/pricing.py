@@ -56,10 +56,8 @@ def _rates(model: str, day: date) -> tuple[Decimal, Decimal, Decimal, Decimal] |
     probes = (
         {"input_tokens": _PROBE},
         {"output_tokens": _PROBE},
-        {
-            "input_tokens": _PROBE,
-            "cache_read_tokens": _PROBE,
-        },  # genai-prices counts cached input inside input
+        # genai-prices counts cached input inside input: all of these input tokens are the cached ones
+        {"input_tokens": _PROBE, "cache_read_tokens": _PROBE},
         {"input_tokens": _PROBE, "cache_write_tokens": _PROBE},
     )
     when = datetime(day.year, day.month, day.day, tzinfo=UTC)

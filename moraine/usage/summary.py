@@ -22,11 +22,8 @@ from moraine.usage.request import UsageRequest
 __all__ = ["TOKEN_KINDS", "usage_summary"]
 
 TOKEN_KINDS = ("input", "output", "cache_write", "cache_read")
-_STORE_GROUPS = {
-    "harness",
-    "project",
-    "session",
-}  # groupings the store must keep apart (day and model always are)
+# The groupings the store must keep apart (day and model always are).
+_STORE_GROUPS = {"harness", "project", "session"}
 
 
 @dataclass(slots=True)
