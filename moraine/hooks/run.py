@@ -248,11 +248,18 @@ def _ask(path: str, body: dict[str, Any], deadline: _Deadline) -> dict[str, Any]
 
 
 def _start_daemon() -> None:
-    """Start ``python -m moraine.hooks`` detached: it brings the daemon up for the next hook."""
+    """Start ``python -m moraine.hooks`` detached: it brings the daemon up for the next hook. Started as every
+    child is (``moraine.child_env``): no folder put first on its module path and the Moraine home as its working
+    folder, never the agent's project, whose files must not be imported (imported here only: no hook's answer
+    waits for it)."""
     import subprocess
 
+    from moraine.child_env import child_command, child_cwd, child_env
+
     subprocess.Popen(
-        [sys.executable, "-m", "moraine.hooks"],
+        child_command("moraine.hooks"),
+        cwd=child_cwd(),
+        env=child_env(),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -37,11 +37,14 @@ from moraine.ids import parse_id, session_id
 PROMPT = "zebraword markera1 please read the app"
 
 
-def _run(env: dict[str, str], payload: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
+def _run(
+    env: dict[str, str], payload: dict[str, Any], *args: str, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(MORAINE), "hook", *args],
         input=json.dumps(payload),
         env=env,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=60,
@@ -294,17 +297,28 @@ def test_each_hook_is_one_log_line_without_the_prompt(served: ScopeHome) -> None
 
 
 def test_without_a_daemon_nothing_is_printed_and_one_is_started_for_next_time() -> None:
+    """The hook runs in the agent's project, here one holding a package named ``moraine``: the process that brings
+    the daemon up imports the installed Moraine, never the project's (it writes a marker if it is imported)."""
     with DaemonHome() as home:
         home.configure(idle_exit_seconds=60)
         home.seed_store()
         env = {**home.env, "MORAINE_CONFIG": str(home.moraine_home / "config.toml")}
+        project = home.root / "project"
+        marker = home.root / "project-code-ran"
+        (project / "moraine" / "hooks").mkdir(parents=True)
+        (project / "moraine" / "__init__.py").write_text(
+            f"open({str(marker)!r}, 'w').close()\nraise SystemExit(0)\n"
+        )
+        (project / "moraine" / "hooks" / "__init__.py").write_text("")
+        (project / "moraine" / "hooks" / "__main__.py").write_text("")
         payload = {
             "session_id": "x",
-            "cwd": str(home.root),
+            "cwd": str(project),
             "hook_event_name": "UserPromptSubmit",
             "prompt": "x",
         }
-        done = _run(env, payload, "prompt", "--harness", "claude-code")
+        done = _run(env, payload, "prompt", "--harness", "claude-code", cwd=project)
         assert (done.returncode, done.stdout) == (0, "")
         home.wait_ready()
         assert home.daemon_pids()
+        assert not marker.exists()
