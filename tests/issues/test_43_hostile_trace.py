@@ -10,9 +10,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from moraine.cli import main
+from fixtures.cli_run import run_cli
 from moraine.config import SourceConfig
 from moraine.ingest.discovery import discover
 from moraine.ingest.pipeline import ingest_paths
@@ -24,12 +23,6 @@ from tests.moraine.ingest.toy_adapter import ToyAdapter
 DEEP = "[" * 100_000 + "]" * 100_000  # far past Python's recursion limit
 TOO_DEEP = "nesting deeper than 128 levels"
 CLINE_TASKS = ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks"
-
-
-def _run(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def _flat(text: str) -> str:
@@ -80,8 +73,8 @@ def test_deeply_nested_files_and_rows_are_errors_in_status_and_everything_else_i
     hostile_home: Path, store: Store
 ) -> None:
     sources = ("gemini-cli", "zed", "goose-sqlite", "cline")
-    _run("--config", str(hostile_home), "ingest", *(arg for s in sources for arg in ("--source", s)))
-    out = _flat(_run("--config", str(hostile_home), "status", "--errors", "20"))
+    run_cli("--config", str(hostile_home), "ingest", *(arg for s in sources for arg in ("--source", s)))
+    out = _flat(run_cli("--config", str(hostile_home), "status", "--errors", "20"))
 
     home = hostile_home.parent.parent
     for harness, keyword in [
@@ -111,7 +104,9 @@ def test_deeply_nested_files_and_rows_are_errors_in_status_and_everything_else_i
     )
     assert _flat(f"{cline}:0 read_failed: nesting too deep to read") in out
 
-    again = _run("--config", str(hostile_home), "ingest", *(arg for s in sources for arg in ("--source", s)))
+    again = run_cli(
+        "--config", str(hostile_home), "ingest", *(arg for s in sources for arg in ("--source", s))
+    )
     assert "errors 0" in again  # reported once per version of a file, not on every pass
 
 

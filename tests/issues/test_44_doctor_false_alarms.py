@@ -14,9 +14,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from moraine.cli import main
+from fixtures.cli_run import run_cli
 from moraine.store.client import Store
 from tests.harnesses.home import HARNESS_TESTS, build_database
 
@@ -43,18 +42,12 @@ def config(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     monkeypatch.delenv("MORAINE_CONFIG", raising=False)
     path = tmp_path / "config.toml"
     path.write_text(f'[store]\ndsn = "{store.dsn}"\ndatabase = "{store.database}"\n')
-    run("--config", str(path), "ingest")
+    run_cli("--config", str(path), "ingest")
     return path
 
 
-def run(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
 def test_doctor_names_only_the_folder_from_which_nothing_was_read(config: Path) -> None:
-    out = run("--config", str(config), "doctor")
+    out = run_cli("--config", str(config), "doctor")
     silent = [line for line in out.splitlines() if line.startswith("[WARN] agent ")]
     assert len(silent) == 1, out
     assert silent[0].startswith("[WARN] agent Kimi CLI (kimi-cli): ~/.kimi/sessions exists but no session"), (
@@ -63,11 +56,11 @@ def test_doctor_names_only_the_folder_from_which_nothing_was_read(config: Path) 
 
 
 def test_doctor_lists_the_sources_present_and_counts_the_absent_in_one_line(config: Path) -> None:
-    out = run("--config", str(config), "doctor")
+    out = run_cli("--config", str(config), "doctor")
     listed = re.findall(r"^\[ok  \] source (\S+): \d+ file\(s\) match ", out, re.MULTILINE)
     assert set(listed) == HERE, out
     assert not re.search(r"^\[....\] source \S+: absent", out, re.MULTILINE), out
-    every = run("--config", str(config), "doctor", "--all")
+    every = run_cli("--config", str(config), "doctor", "--all")
     absent = re.findall(r"^\[ok  \] source (\S+): absent \(nothing matches ", every, re.MULTILINE)
     assert len(absent) > 80 and not HERE & set(absent)
     assert f"[ok  ] absent: {len(absent)} source(s): nothing matches their globs (--all lists them)" in out
@@ -82,8 +75,8 @@ def test_a_folder_read_by_another_source_below_it_still_names_a_source_whose_fil
     chats = Path.home() / ".config" / "Code" / "User" / "globalStorage" / "emptyWindowChatSessions"
     chats.mkdir()
     (chats / "0d5e8f3a-6b21-4c7e-9a04-3f1b2c8d7e65.json").write_text("{ truncated by a crash\n")
-    run("--config", str(config), "ingest")
-    out = run("--config", str(config), "doctor")
+    run_cli("--config", str(config), "ingest")
+    out = run_cli("--config", str(config), "doctor")
     silent = [line for line in out.splitlines() if line.startswith("[WARN] agent ")]
     assert [line.split(":")[0] for line in silent] == [
         "[WARN] agent Kimi CLI (kimi-cli)",

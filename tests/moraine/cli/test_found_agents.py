@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from moraine.cli import main
+from fixtures.cli_run import run_cli
 from moraine.config import load_config
 from moraine.daemon.report import StoreReport, store_report
 from moraine.store.client import Store
@@ -34,15 +33,9 @@ def config(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     return path
 
 
-def run(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
 def test_status_lists_the_agents_found_here_with_their_session_counts(config: Path) -> None:
-    run("--config", str(config), "ingest")
-    out = run("--config", str(config), "status")
+    run_cli("--config", str(config), "ingest")
+    out = run_cli("--config", str(config), "status")
     found = out[out.index("agents found on this machine") :].splitlines()
     assert found[0] == "agents found on this machine: 2"
     assert found[1].startswith("  Codex (codex): 3 sessions · ~/.codex/sessions")
@@ -52,13 +45,13 @@ def test_status_lists_the_agents_found_here_with_their_session_counts(config: Pa
 def test_status_says_when_no_known_agent_folder_exists(config: Path) -> None:
     shutil.rmtree(Path.home() / ".codex")
     shutil.rmtree(Path.home() / ".kimi")
-    out = run("--config", str(config), "status")
+    out = run_cli("--config", str(config), "status")
     assert "agents found on this machine: none" in out
 
 
 def test_doctor_names_the_folder_that_yields_nothing_with_its_first_errors(config: Path) -> None:
-    run("--config", str(config), "ingest")
-    out = run("--config", str(config), "doctor")
+    run_cli("--config", str(config), "ingest")
+    out = run_cli("--config", str(config), "doctor")
     silent = [line for line in out.splitlines() if line.startswith("[WARN] agent ")]
     assert len(silent) == 1, out
     assert silent[0].startswith("[WARN] agent Kimi CLI (kimi-cli): ~/.kimi/sessions exists but no session")
@@ -72,7 +65,7 @@ def test_doctor_says_permission_denied_for_a_folder_it_may_not_read(config: Path
     sessions = Path.home() / ".kimi" / "sessions"
     sessions.chmod(0o000)
     try:
-        out = run("--config", str(config), "doctor")
+        out = run_cli("--config", str(config), "doctor")
     finally:
         sessions.chmod(0o700)
     silent = [line for line in out.splitlines() if line.startswith("[WARN] agent Kimi CLI")]
@@ -80,7 +73,7 @@ def test_doctor_says_permission_denied_for_a_folder_it_may_not_read(config: Path
 
 
 def test_the_daemon_status_report_carries_the_agents_found(store: Store, config: Path) -> None:
-    run("--config", str(config), "ingest")
+    run_cli("--config", str(config), "ingest")
     report = store_report(store, 5, load_config(config).sources)
     assert [(a.harness, a.sessions, a.sources) for a in report.agents] == [
         ("codex", 3, ("codex",)),

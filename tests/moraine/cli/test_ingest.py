@@ -6,6 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from fixtures.cli_run import run_cli
 from click.testing import CliRunner
 
 from moraine.cli import main
@@ -36,14 +38,8 @@ glob = "{tmp_path}/claude/**/*.jsonl"
     return path
 
 
-def run(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
 def test_ingest_indexes_the_sources_and_a_second_run_adds_nothing(store: Store, config: Path) -> None:
-    first = run("--config", str(config), "ingest", "--source", "codex", "--source", "claude")
+    first = run_cli("--config", str(config), "ingest", "--source", "codex", "--source", "claude")
     events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]
     sessions = store.query(
         f"SELECT source, count() FROM {store.table('sessions')} FINAL GROUP BY source ORDER BY source"
@@ -53,7 +49,7 @@ def test_ingest_indexes_the_sources_and_a_second_run_adds_nothing(store: Store, 
     assert f"events {events}" in first
     errors = store.query(f"SELECT count() FROM {store.table('ingest_errors')}")[0][0]
     assert f"errors {errors}" in first  # the fixtures plant malformed records; each is one error row
-    second = run("--config", str(config), "ingest", "--source", "codex", "--source", "claude")
+    second = run_cli("--config", str(config), "ingest", "--source", "codex", "--source", "claude")
     assert "events 0" in second
     assert store.query(f"SELECT count() FROM {store.table('events')}")[0][0] == events
 
@@ -62,7 +58,7 @@ def test_ingest_of_explicit_paths_assigns_them_to_the_source_whose_glob_matches(
     store: Store, config: Path, tmp_path: Path
 ) -> None:
     trace = next((tmp_path / "codex").rglob("*.jsonl"))
-    out = run("--config", str(config), "ingest", str(trace))
+    out = run_cli("--config", str(config), "ingest", str(trace))
     assert "files 1 " in out
     assert store.query(f"SELECT DISTINCT source FROM {store.table('sessions')} FINAL") == [("codex",)]
 
@@ -85,8 +81,8 @@ def test_a_bad_config_is_reported_with_its_key(tmp_path: Path) -> None:
 
 def test_status_prints_counts_coverage_and_recent_errors(store: Store, config: Path, tmp_path: Path) -> None:
     (tmp_path / "codex" / "broken.jsonl").write_text("not json\n")
-    run("--config", str(config), "ingest", "--source", "codex")
-    out = run("--config", str(config), "status")
+    run_cli("--config", str(config), "ingest", "--source", "codex")
+    out = run_cli("--config", str(config), "status")
     events = store.query(f"SELECT count() FROM {store.table('events')}")[0][0]
     assert f"events {events}" in out
     codex_row = next(line for line in out.splitlines() if line.strip("│ ").startswith("codex "))
