@@ -106,9 +106,9 @@ def _page_token(landing: str) -> str:
     return html.unescape(found.group(1))
 
 
-def _fresh_login_link(home: DaemonHome) -> str:
-    """Run ``moraine web --no-open`` and return the one-time link its page forwards to."""
-    printed = subprocess.run(
+def _moraine_web(home: DaemonHome) -> subprocess.CompletedProcess[str]:
+    """Run ``moraine web --no-open`` (it prints the login page's address instead of opening it)."""
+    return subprocess.run(
         [str(MORAINE), "web", "--no-open"],
         env=home.env,
         capture_output=True,
@@ -116,18 +116,15 @@ def _fresh_login_link(home: DaemonHome) -> str:
         timeout=120,
         check=True,
     )
-    return _login_link(printed.stdout.strip())
+
+
+def _fresh_login_link(home: DaemonHome) -> str:
+    """Run ``moraine web --no-open`` and return the one-time link its page forwards to."""
+    return _login_link(_moraine_web(home).stdout.strip())
 
 
 def test_moraine_web_hands_the_browser_a_user_only_page_whose_link_logs_in_once(home: DaemonHome) -> None:
-    printed = subprocess.run(
-        [str(MORAINE), "web", "--no-open"],
-        env=home.env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    printed = _moraine_web(home)
     page = printed.stdout.strip()
     assert page.startswith("file://") and "token" not in page and "token" not in printed.stderr
     page_path = Path(page.removeprefix("file://"))
