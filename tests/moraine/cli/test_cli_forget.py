@@ -8,7 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from tests.moraine.cli.test_ingest import config, run  # noqa: F401  (the shared fixture and runner)
+from fixtures.cli_run import run_cli
+from tests.moraine.cli.test_ingest import config  # noqa: F401  (the shared fixture)
 from tests.moraine.store.quick_cleanup import keep_replaced_parts_briefly
 
 from moraine.cli import main
@@ -31,7 +32,7 @@ def test_forget_asks_before_several_sessions_and_forgets_one_trace_file_without_
     tmp_path: Path,
 ) -> None:
     keep_replaced_parts_briefly(store)  # the forget waits on ClickHouse's cleanup: 1 s instead of 10
-    run("--config", str(config), "ingest", "--source", "codex", "--source", "claude")
+    run_cli("--config", str(config), "ingest", "--source", "codex", "--source", "claude")
     codex = _sessions(store, "codex")
     assert codex > 1
     declined = CliRunner().invoke(
@@ -41,14 +42,14 @@ def test_forget_asks_before_several_sessions_and_forgets_one_trace_file_without_
     assert _sessions(store, "codex") == codex  # nothing happened
 
     trace = next(p for p in sorted((tmp_path / "codex").rglob("*.jsonl")) if p.stat().st_size > 0)
-    forgotten = run("--config", str(config), "forget", "--path", str(trace))
+    forgotten = run_cli("--config", str(config), "forget", "--path", str(trace))
     assert "forgot 1 session(s)" in forgotten and str(trace) in forgotten and "Forget these" not in forgotten
     assert _sessions(store, "codex") == codex - 1
-    again = run(
+    again = run_cli(
         "--config", str(config), "ingest", "--source", "codex"
     )  # the file is read again: still forgotten
     assert "events 0" in again and _sessions(store, "codex") == codex - 1
-    status = run("--config", str(config), "status")
+    status = run_cli("--config", str(config), "status")
     assert "forgotten: 1 session(s) held back from ingest" in status
 
 

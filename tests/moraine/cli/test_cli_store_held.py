@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.moraine.cli.test_ingest import config, run  # noqa: F401  (the shared fixture and runner)
+from tests.moraine.cli.test_ingest import config  # noqa: F401  (the shared fixture)
 
 from moraine.cli import main
 from moraine.daemon.paths import DaemonPaths
